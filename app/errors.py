@@ -1,0 +1,67 @@
+"""Error answers: every refused input names the field and says what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+
+def field_path(loc: tuple[Any, ...] | list[Any]) -> str:
+    """('body', 'units', 0, 'lines', 1, 'troop') -> 'units[0].lines[1].troop'."""
+    path = ""
+    for part in loc:
+        if part in ("body",) and not path:
+            continue
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            # Discriminated unions add the tag ('chainmail') to the path; it is no field.
+            path += f".{part}" if path else str(part)
+    return path or "body"
+
+
+def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for error in errors:
+        loc = [p for p in error.get("loc", ()) if p not in _TAGS]
+        out.append({"field": field_path(loc), "message": error.get("msg", "invalid"),
+                    "type": error.get("type", "value_error"), "loc": loc})
+    return out
+
+
+_TAGS: set[str] = set()
+
+
+def register_tags(tags: set[str]) -> None:
+    _TAGS.update(tags)
+
+
+def validation_response(errors: list[dict[str, Any]]) -> JSONResponse:
+    detail = describe(errors)
+    summary = "; ".join(f"{d['field']}: {d['message']}" for d in detail[:10])
+    return JSONResponse(status_code=422, content={"message": summary, "detail": detail})
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        # FastAPI answers an unparseable JSON body with a bare 400; say which field failed.
+        if exc.status_code == 400 and "parsing the body" in str(exc.detail):
+            return validation_response([{"loc": ["body"], "msg": "body is not valid JSON",
+                                         "type": "json_invalid"}])
+        return await http_exception_handler(request, exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _request_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return validation_response(list(exc.errors()))
+
+    @app.exception_handler(ValidationError)
+    async def _model_invalid(request: Request, exc: ValidationError) -> JSONResponse:
+        return validation_response(list(exc.errors()))

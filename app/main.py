@@ -1,0 +1,37 @@
+"""The application factory: middleware, routers, static files."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+
+from app import __version__, errors
+from app.config import Settings, get_settings
+from app.limits import BodySizeLimit
+from app.routes import api
+from app.rules import RULESETS
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(title="Muster", version=__version__,
+                  description="Army builder and points calculator for Chainmail and more.")
+    errors.register_tags(set(RULESETS))
+    errors.install(app)
+
+    @app.exception_handler(RecursionError)
+    async def _too_deep(request: object, exc: RecursionError) -> JSONResponse:
+        return JSONResponse(status_code=422, content={
+            "message": "body: nested too deeply", "detail": [
+                {"field": "body", "message": "nested too deeply", "type": "value_error",
+                 "loc": ["body"]}]})
+
+    app.include_router(api.router)
+
+    @app.get("/healthz", tags=["operations"])
+    def healthz() -> dict[str, str]:
+        """The process is up (and the trivial endpoint benchmarks compare against)."""
+        return {"status": "ok"}
+
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    return app

@@ -1,0 +1,40 @@
+"""JSON API: rule systems, their catalogues, and pricing a roster without storing it."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Body, HTTPException, Query
+
+from app.rules import RULESETS, RosterDocument, get_ruleset
+from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
+
+router = APIRouter(prefix="/api/v1", tags=["pricing"])
+
+LangQuery = Literal["en", "ru"]
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    413: {"model": Failure, "description": "Body over the size limit"},
+    422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"},
+}
+
+
+@router.get("/rulesets", response_model=list[RulesetSummary])
+def list_rulesets() -> list[dict[str, str]]:
+    return [system.summary() for system in RULESETS.values()]
+
+
+@router.get("/rulesets/{ruleset_id}", responses={404: {"model": Failure}})
+def ruleset_catalogue(ruleset_id: str) -> dict[str, Any]:
+    system = get_ruleset(ruleset_id)
+    if system is None:
+        raise HTTPException(404, f"unknown ruleset {ruleset_id!r}; known: {', '.join(RULESETS)}")
+    return system.catalogue()
+
+
+@router.post("/price", response_model=PricedResult, responses=REFUSALS)
+def price_roster(
+    roster: RosterDocument = Body(...),  # type: ignore[valid-type]
+    lang: LangQuery = Query("en", description="Language of issue messages"),
+) -> dict[str, Any]:
+    system = RULESETS[roster.ruleset]  # type: ignore[attr-defined]
+    return system.evaluate(roster, lang).result

@@ -1,0 +1,32 @@
+"""The rule systems Muster knows, by id. Pure domain: no web, database or template imports."""
+
+from __future__ import annotations
+
+from app.rules.chainmail import CHAINMAIL
+from app.rules.system import Evaluation, RuleSystem
+
+RULESETS: dict[str, RuleSystem] = {system.id: system for system in (CHAINMAIL,)}
+
+
+def get_ruleset(ruleset_id: str) -> RuleSystem | None:
+    return RULESETS.get(ruleset_id)
+
+
+__all__ = ["RULESETS", "Evaluation", "RuleSystem", "get_ruleset"]
+
+
+def _document_type() -> object:
+    """The roster document any rule system accepts, told apart by its `ruleset` field."""
+    from typing import Annotated, Union
+
+    from pydantic import Field
+
+    models = tuple(system.roster_model for system in RULESETS.values())
+    if len(models) == 1:
+        return models[0]
+    # Union[tuple] spells "any of these models"; the `|` operator cannot take a tuple.
+    return Annotated[Union[models], Field(discriminator="ruleset")]  # type: ignore  # noqa: UP007
+
+
+RosterDocument = _document_type()
+__all__ += ["RosterDocument"]

@@ -1,0 +1,99 @@
+"""Types shared by every rule system: severities, issues, rule checks and message language.
+
+Nothing here knows about a particular game, the web or the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Literal
+
+Lang = Literal["en", "ru"]
+LANGS: tuple[Lang, ...] = ("en", "ru")
+
+
+class Severity(StrEnum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+class Status(StrEnum):
+    """How a rule stands for a roster, as the rules panel shows it."""
+
+    kept = "kept"
+    warning = "warning"
+    broken = "broken"
+
+
+@dataclass(frozen=True)
+class Issue:
+    code: str
+    severity: Severity
+    message: str
+    unit: int | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "unit": self.unit,
+        }
+
+
+@dataclass(frozen=True)
+class RuleCheck:
+    """One rule evaluated against one roster: kept or not, with the arithmetic in words.
+
+    `issue` is what `validate` reports when the rule does not hold; `summary` is the
+    one-line state the rules panel shows whether it holds or not.
+    """
+
+    code: str
+    title: str
+    summary: str
+    holds: bool
+    severity: Severity
+    value: str = ""
+    band: str = ""
+    hint: str = ""
+    unit: int | None = None
+
+    @property
+    def status(self) -> Status:
+        if self.holds:
+            return Status.kept
+        return Status.broken if self.severity is Severity.error else Status.warning
+
+    @property
+    def issue(self) -> Issue:
+        message = f"{self.summary} — {self.hint}" if self.hint else self.summary
+        return Issue(self.code, self.severity, message, self.unit)
+
+
+def pick(lang: Lang, en: str, ru: str) -> str:
+    """Choose the message text for the requested language (English by default)."""
+    return ru if lang == "ru" else en
+
+
+def points_json(value: Fraction) -> int | float:
+    """Points as a JSON number: every cost is a multiple of 1/8, so a float is exact."""
+    if value.denominator == 1:
+        return int(value)
+    return float(value)
+
+
+def points_text(value: Fraction) -> str:
+    """Points for people: 12.375, never 12.375000001."""
+    if value.denominator == 1:
+        return str(int(value))
+    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+
+
+def percent_text(value: Fraction) -> str:
+    """A share as a percentage with at most one decimal, for display only."""
+    text = f"{float(value) * 100:.1f}"
+    return text[:-2] if text.endswith(".0") else text

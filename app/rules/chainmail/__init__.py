@@ -1,0 +1,78 @@
+"""Chainmail (Gygax & Perren): catalogue, pricing and validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.base import Lang, points_json
+from app.rules.chainmail import catalogue as cat
+from app.rules.chainmail.pricing import PricedRoster, price
+from app.rules.chainmail.roster import ChainmailRoster
+from app.rules.chainmail.validation import assess, validate
+from app.rules.system import Evaluation, RuleSystem
+
+
+def catalogue_json() -> dict[str, Any]:
+    def named(item: cat.Named, **extra: Any) -> dict[str, Any]:
+        return {"id": item.id, "name_ru": item.name_ru, "name_en": item.name_en, **extra}
+
+    return {
+        "id": cat.RULESET_ID,
+        "name_ru": cat.NAME_RU,
+        "name_en": cat.NAME_EN,
+        "version": cat.RULESET_VERSION,
+        "troop_types": [named(t, troop_class=t.troop_class, points=points_json(t.points),
+                              fights_as=t.fights_as) for t in cat.TROOPS.values()],
+        "weapons": [named(w, points=points_json(w.points), allowed_on=sorted(w.allowed_on))
+                    for w in cat.WEAPONS.values()],
+        "engines": [named(e, points=points_json(e.points)) for e in cat.ENGINES.values()],
+        "nations": [named(n) for n in cat.NATIONS.values()],
+        "unit_flags": [named(f, description_ru=f.description_ru, description_en=f.description_en)
+                       for f in cat.FLAGS.values()],
+        "presets": [named(p, troop=p.troop, weapon=p.weapon, figures=p.figures,
+                          flags=list(p.flags)) for p in cat.PRESETS.values()],
+    }
+
+
+def result_json(priced: PricedRoster, evaluation_issues: list[Any]) -> dict[str, Any]:
+    remaining = priced.remaining
+    return {
+        "total": points_json(priced.total),
+        "points_limit": priced.points_limit,
+        "remaining": None if remaining is None else points_json(remaining),
+        "figures": priced.figures,
+        "foot": priced.foot,
+        "horse": priced.horse,
+        "units": [
+            {"name": u.name, "mercenary": u.mercenary, "flags": list(u.flags),
+             "figures": u.figures, "cost": points_json(u.cost),
+             "lines": [{"troop": ln.troop, "figures": ln.figures, "weapon": ln.weapon,
+                        "cost_per_figure": points_json(ln.cost_per_figure),
+                        "cost": points_json(ln.cost)} for ln in u.lines]}
+            for u in priced.units
+        ],
+        "engines": [{"kind": e.kind, "count": e.count, "mercenary": e.mercenary,
+                     "cost": points_json(e.cost)} for e in priced.engines],
+        "issues": [i.as_json() for i in evaluation_issues],
+        "valid": not any(i.severity.value == "error" for i in evaluation_issues),
+    }
+
+
+def evaluate(roster: ChainmailRoster, lang: Lang = "en") -> Evaluation:
+    priced = price(roster)
+    checks = assess(roster, lang, priced)
+    issues = [c.issue for c in checks if not c.holds]
+    return Evaluation(result_json(priced, issues), checks)
+
+
+CHAINMAIL = RuleSystem(
+    id=cat.RULESET_ID,
+    name_ru=cat.NAME_RU,
+    name_en=cat.NAME_EN,
+    version=cat.RULESET_VERSION,
+    roster_model=ChainmailRoster,
+    catalogue=catalogue_json,
+    evaluate=evaluate,
+)
+
+__all__ = ["CHAINMAIL", "ChainmailRoster", "assess", "evaluate", "price", "validate"]

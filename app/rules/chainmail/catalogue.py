@@ -1,0 +1,176 @@
+"""The Chainmail catalogue as data: troop types (Table 25), weapons (Table 26), engines,
+nations, unit flags and presets. Ids are public contract (see the rules page)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+TroopClass = Literal["foot", "horse"]
+
+
+@dataclass(frozen=True)
+class Named:
+    id: str
+    name_ru: str
+    name_en: str
+
+    def name(self, lang: str) -> str:
+        return self.name_ru if lang == "ru" else self.name_en
+
+
+@dataclass(frozen=True)
+class Troop(Named):
+    troop_class: TroopClass
+    points: Fraction
+    fights_as: str | None = None
+
+
+@dataclass(frozen=True)
+class Weapon(Named):
+    points: Fraction
+    allowed_on: frozenset[str]  # troop classes
+
+
+@dataclass(frozen=True)
+class Engine(Named):
+    points: Fraction
+
+
+@dataclass(frozen=True)
+class Flag(Named):
+    description_en: str
+    description_ru: str
+
+
+@dataclass(frozen=True)
+class Nation(Named):
+    pass
+
+
+@dataclass(frozen=True)
+class Preset(Named):
+    """A ready-made unit the editor offers: one line plus flags."""
+
+    troop: str
+    weapon: str
+    figures: int
+    flags: tuple[str, ...] = ()
+
+
+BOTH: frozenset[str] = frozenset({"foot", "horse"})
+
+TROOPS: dict[str, Troop] = {
+    t.id: t
+    for t in (
+        Troop("peasant", "Крестьянин", "Peasant", "foot", Fraction(1, 2), "light_foot"),
+        Troop("militia", "Ополченец", "Militia (levy)", "foot", Fraction(3, 4), "heavy_foot"),
+        Troop("light_foot", "Лёгкий пехотинец", "Light Foot", "foot", Fraction(1)),
+        Troop("heavy_foot", "Тяжёлый пехотинец", "Heavy Foot", "foot", Fraction(2)),
+        Troop("armored_foot", "Бронированный пехотинец", "Armored Foot", "foot", Fraction(5, 2)),
+        Troop("light_horse", "Лёгкий всадник", "Light Horse", "horse", Fraction(3)),
+        Troop("medium_horse", "Средний всадник", "Medium Horse", "horse", Fraction(4)),
+        Troop("heavy_horse", "Тяжёлый всадник", "Heavy Horse", "horse", Fraction(5)),
+    )
+}
+
+WEAPONS: dict[str, Weapon] = {
+    w.id: w
+    for w in (
+        Weapon("none", "—", "—", Fraction(0), BOTH),
+        Weapon("pike", "Пика", "Pike", Fraction(1), frozenset({"foot"})),
+        Weapon("arquebus", "Аркебуза", "Arquebus", Fraction(3, 2), BOTH),
+        Weapon("crossbow", "Арбалет (любой)", "Crossbow (any)", Fraction(3, 2), BOTH),
+        Weapon("bow", "Лук", "Bow (incl. short bow)", Fraction(3), BOTH),
+        Weapon("longbow", "Длинный лук", "Longbow", Fraction(4), BOTH),
+        Weapon("composite_bow", "Композитный лук", "Composite bow", Fraction(4), BOTH),
+        Weapon("lance", "Кавалерийское копьё", "Lance", Fraction(0), frozenset({"horse"})),
+        Weapon("javelins", "Метательные дротики", "Javelins", Fraction(0), BOTH),
+        Weapon("polearm", "Древковое оружие", "Polearm", Fraction(0), frozenset({"foot"})),
+    )
+}
+
+ENGINES: dict[str, Engine] = {
+    e.id: e
+    for e in (
+        Engine("light_catapult", "Лёгкая катапульта", "Light catapult", Fraction(15)),
+        Engine("light_cannon", "Лёгкая пушка", "Light cannon", Fraction(15)),
+        Engine("heavy_catapult", "Тяжёлая катапульта", "Heavy catapult", Fraction(20)),
+        Engine("heavy_cannon", "Тяжёлая пушка", "Heavy cannon", Fraction(20)),
+        Engine("bombard", "Бомбарда", "Bombard", Fraction(30)),
+    )
+}
+
+FLAGS: dict[str, Flag] = {
+    f.id: f
+    for f in (
+        Flag("commander", "Главнокомандующий", "Commander",
+             "The army's commander stands with this unit.",
+             "С этим отрядом находится главнокомандующий."),
+        Flag("knights", "Рыцари", "Knights",
+             "Feudal knights: charge unless a 6 is rolled; target priorities.",
+             "Рыцари-феодалы: атакуют, если не выброшена 6; приоритеты целей."),
+        Flag("religious_order", "Религиозный орден", "Religious order",
+             "Never surrender; +1 to all morale rolls.",
+             "Никогда не сдаются; +1 ко всем броскам Морали."),
+        Flag("elite", "Элита", "Elite",
+             "Elite troops: morale one table value better.",
+             "Элитные войска: мораль на одно значение таблицы выше."),
+        Flag("flemish", "Фламандцы", "Flemish",
+             "Flemish militia: +1 to morale totals.",
+             "Фламандское ополчение: +1 к итогам Морали."),
+        Flag("samurai", "Самураи", "Samurai",
+             "Japanese samurai (Table 19 rating 9).",
+             "Японские самураи (рейтинг 9 по Таблице 19)."),
+        Flag("stakes", "Колья", "Stakes",
+             "Longbowmen with stakes, set after standing two turns.",
+             "Лучники с кольями, установленными после двух ходов на месте."),
+    )
+}
+
+NATIONS: dict[str, Nation] = {
+    n.id: n
+    for n in (
+        Nation("generic", "Без национальных правил", "Generic (no national rules)"),
+        Nation("magyars", "Мадьяры", "Magyars"),
+        Nation("mongols", "Монголы", "Mongols"),
+        Nation("tatars", "Татары", "Tatars"),
+        Nation("poles", "Поляки", "Poles"),
+        Nation("russians", "Русские", "Russians"),
+        Nation("saracens", "Сарацины", "Saracens"),
+        Nation("scots", "Шотландцы", "Scots"),
+        Nation("spanish", "Испанцы", "Spanish"),
+        Nation("china", "Китай", "China"),
+        Nation("korea", "Корея", "Korea"),
+        Nation("japan", "Япония", "Japan"),
+    )
+}
+
+PRESETS: dict[str, Preset] = {
+    p.id: p
+    for p in (
+        Preset("swiss_pikemen", "Швейцарцы/Ландскнехты (пикинёры)", "Swiss/Landsknecht pikemen",
+               "heavy_foot", "pike", 24),
+        Preset("english_longbowmen", "Английские лучники", "English longbowmen",
+               "light_foot", "longbow", 20, ("stakes",)),
+        Preset("knights", "Рыцари", "Knights", "heavy_horse", "lance", 10, ("knights",)),
+        Preset("horse_archers", "Конные лучники", "Horse archers",
+               "light_horse", "composite_bow", 10),
+        Preset("light_lancers", "Лёгкая конница с копьями", "Light lancers",
+               "light_horse", "lance", 10),
+        Preset("medium_lancers", "Средняя конница с копьями", "Medium lancers",
+               "medium_horse", "lance", 10),
+        Preset("crossbowmen", "Арбалетчики", "Crossbowmen", "light_foot", "crossbow", 20),
+        Preset("heavy_foot_polearms", "Тяжёлая пехота с древковым оружием",
+               "Heavy foot with polearms", "heavy_foot", "polearm", 20),
+        Preset("militia", "Ополчение", "Militia", "militia", "polearm", 20),
+        Preset("peasants", "Крестьяне", "Peasants", "peasant", "none", 30),
+        Preset("arquebusiers", "Аркебузиры", "Arquebusiers", "light_foot", "arquebus", 20),
+    )
+}
+
+RULESET_ID = "chainmail"
+RULESET_VERSION = "1.0"
+NAME_RU = "Кольчуга (Chainmail)"
+NAME_EN = "Chainmail"

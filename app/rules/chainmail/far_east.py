@@ -1,0 +1,126 @@
+"""China, Korea and Japan (Table 18): which kinds of troops each may field.
+
+A figure may fall in two categories (a light-foot crossbowman is a crossbowman, not plain light
+foot). Militia and peasants are not in the table; they are counted as the heavy and light foot
+they fight as (§1), so a Chinese levy is judged like Chinese heavy foot.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from app.rules.base import Lang, RuleCheck, Severity, percent_text, pick
+from app.rules.chainmail.tally import Figures, Tally, troops
+
+Availability = Literal["yes", "no", "some", "possible"]
+MISSILES = troops("bow", "composite_bow", "longbow", "crossbow", "arquebus")
+
+CATEGORIES: dict[str, Figures] = {
+    "armored_foot": Figures("armored foot", "бронированная пехота", troops=troops("armored_foot")),
+    "heavy_foot": Figures("heavy foot", "тяжёлая пехота", troops=troops("heavy_foot", "militia")),
+    "light_foot": Figures("light foot", "лёгкая пехота", troops=troops("light_foot", "peasant"),
+                          except_weapons=MISSILES),
+    "archers": Figures("archers", "лучники", troop_class="foot",
+                       weapons=troops("bow", "composite_bow")),
+    "arquebusiers": Figures("arquebusiers", "аркебузиры", weapons=troops("arquebus")),
+    "crossbowmen": Figures("crossbowmen", "арбалетчики", weapons=troops("crossbow")),
+    "longbowmen": Figures("longbowmen", "лучники с длинными луками", weapons=troops("longbow")),
+    "medium_horse": Figures("medium horse", "средняя конница", troops=troops("medium_horse")),
+    "light_horse": Figures("light horse", "лёгкая конница", troops=troops("light_horse")),
+}
+UNLISTED = Figures("heavy horse", "тяжёлая конница", troops=troops("heavy_horse"))
+
+# Table 18; Japanese armored foot are samurai, which the table allows.
+AVAILABILITY: dict[str, dict[str, Availability]] = {
+    "china": {"armored_foot": "no", "heavy_foot": "some", "light_foot": "yes",
+              "archers": "yes", "arquebusiers": "possible", "crossbowmen": "yes",
+              "longbowmen": "no", "medium_horse": "yes", "light_horse": "yes"},
+    "korea": {"armored_foot": "no", "heavy_foot": "possible", "light_foot": "yes",
+              "archers": "yes", "arquebusiers": "possible", "crossbowmen": "some",
+              "longbowmen": "no", "medium_horse": "yes", "light_horse": "some"},
+    "japan": {"armored_foot": "yes", "heavy_foot": "possible", "light_foot": "yes",
+              "archers": "no", "arquebusiers": "some", "crossbowmen": "no",
+              "longbowmen": "yes", "medium_horse": "yes", "light_horse": "no"},
+}
+SOME_SHARE_PERCENT = 10
+
+
+@dataclass(frozen=True)
+class Found:
+    category: str
+    count: int
+
+    def text(self, lang: Lang) -> str:
+        return f"{CATEGORIES[self.category].label(lang)} {self.count}"
+
+
+def _present(nation: str, counts: Tally, kind: Availability) -> list[Found]:
+    found = []
+    for category, availability in AVAILABILITY[nation].items():
+        if availability == kind:
+            n = CATEGORIES[category].count(counts)
+            if n:
+                found.append(Found(category, n))
+    return found
+
+
+def _listing(found: list[Found], lang: Lang) -> str:
+    return ", ".join(f.text(lang) for f in found) if found else pick(lang, "none", "нет")
+
+
+def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) -> list[RuleCheck]:
+    if nation not in AVAILABILITY:
+        return []
+
+    def severity(s: Severity) -> Severity:
+        return s if historical else Severity.info
+
+    army = sum(counts.values())
+    checks: list[RuleCheck] = []
+
+    forbidden = _present(nation, counts, "no")
+    title = pick(lang, "Troops Table 18 forbids", "Войска, запрещённые Таблицей 18")
+    checks.append(RuleCheck(
+        f"{nation}.forbidden", title, f"{title}: {_listing(forbidden, lang)}", not forbidden,
+        severity(Severity.error), value=_listing(forbidden, lang),
+        band=pick(lang, "none", "ни одной"),
+        hint=pick(lang, "remove them", "уберите их") if forbidden else ""))
+
+    limit = math.ceil(army * SOME_SHARE_PERCENT / 100)  # rounded in the player's favour
+    some = _present(nation, counts, "some")
+    over = [f for f in some if f.count > limit]
+    title = pick(lang, f"“Some” troops, at most {SOME_SHARE_PERCENT} % each",
+                 f"Войска «немного», не более {SOME_SHARE_PERCENT} % каждого вида")
+    parts = [f"{f.text(lang)} = {percent_text_of(f.count, army)} %" for f in some]
+    value = ", ".join(parts) if parts else pick(lang, "none", "нет")
+    hint = "; ".join(pick(lang, f"remove {f.count - limit} {CATEGORIES[f.category].en}",
+                          f"уберите {f.count - limit}: {CATEGORIES[f.category].ru}")
+                     for f in over)
+    checks.append(RuleCheck(
+        f"{nation}.some", title,
+        pick(lang, f"{title}: {value} of {army} figures", f"{title}: {value} из {army}"),
+        not over, severity(Severity.warning), value=value,
+        band=pick(lang, f"at most {limit} figures each", f"не более {limit} фигур каждого"),
+        hint=hint))
+
+    possible = _present(nation, counts, "possible")
+    title = pick(lang, "“Possible” troops (rare)", "Войска «возможны» (редки)")
+    checks.append(RuleCheck(
+        f"{nation}.possible", title, f"{title}: {_listing(possible, lang)}", not possible,
+        Severity.info, value=_listing(possible, lang)))
+
+    unlisted = UNLISTED.count(counts)
+    title = pick(lang, "Troops not in Table 18", "Войска, которых нет в Таблице 18")
+    checks.append(RuleCheck(
+        f"{nation}.unlisted", title, f"{title}: {UNLISTED.label(lang)} {unlisted}",
+        unlisted == 0, severity(Severity.warning), value=str(unlisted),
+        hint=pick(lang, f"remove {unlisted} heavy horse", f"уберите {unlisted} тяжёлых всадников")
+        if unlisted else ""))
+    return checks
+
+
+def percent_text_of(count: int, base: int) -> str:
+    return percent_text(Fraction(count, base)) if base else "0"

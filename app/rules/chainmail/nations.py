@@ -1,0 +1,208 @@
+"""National proportions (§6) as data, and how each kind of rule is judged and explained."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from app.rules.bands import Band, figures_of
+from app.rules.base import Lang, RuleCheck, Severity, percent_text, pick
+from app.rules.chainmail.tally import (
+    ARMY,
+    FOOT,
+    HEAVY_FOOT,
+    HEAVY_HORSE,
+    HORSE,
+    LIGHT_FOOT,
+    LIGHT_HORSE,
+    Figures,
+    Tally,
+    troops,
+)
+
+E, W = Severity.error, Severity.warning
+BOWS = troops("bow", "composite_bow")
+
+
+def band(lo: str, hi: str) -> Band:
+    return Band(Fraction(lo), Fraction(hi))
+
+
+@dataclass(frozen=True)
+class ShareRule:
+    """`counted` figures as a share of `base` figures must lie in `band`."""
+
+    code: str
+    severity: Severity
+    counted: Figures
+    base: Figures
+    band: Band
+    waived_by_fortifications: bool = False
+
+    def check(self, counts: Tally, severity: Severity, fortified: bool, lang: Lang) -> RuleCheck:
+        count, base = self.counted.count(counts), self.base.count(counts)
+        title = self.counted.label(lang)
+        share = f"{count} {figures_of(lang, base, self.base.en, self.base.ru)}"
+        if base:
+            share += f" = {percent_text(Fraction(count, base))} %"
+        must = pick(lang, f"must be {self.band.text(lang)}", f"должно быть {self.band.text(lang)}")
+        summary = f"{title}: {share}, {must}"
+        holds = self.band.holds(count, base)
+        if self.waived_by_fortifications and fortified:
+            holds = True
+            summary += pick(lang, " (waived: the army holds fortifications)",
+                            " (не действует: армия обороняет укрепления)")
+        hint = "" if holds else self.band.hint(count, base, lang)
+        return RuleCheck(self.code, title, summary, holds, severity,
+                         value=share, band=self.band.text(lang), hint=hint)
+
+
+@dataclass(frozen=True)
+class NoneRule:
+    """There must be no `excluded` figures ("no heavy horse", "foot are light foot only")."""
+
+    code: str
+    severity: Severity
+    excluded: Figures
+    requirement_en: str
+    requirement_ru: str
+
+    def check(self, counts: Tally, severity: Severity, fortified: bool, lang: Lang) -> RuleCheck:
+        count = self.excluded.count(counts)
+        title = pick(lang, self.requirement_en, self.requirement_ru)
+        summary = f"{title}: {self.excluded.label(lang)} — {count}"
+        hint = "" if count == 0 else pick(
+            lang, f"remove or re-arm {count}", f"уберите или перевооружите {count}")
+        return RuleCheck(self.code, title, summary, count == 0, severity,
+                         value=str(count), band=pick(lang, "none", "ни одной"), hint=hint)
+
+
+Rule = ShareRule | NoneRule
+
+
+def _f(en: str, ru: str, **kw: object) -> Figures:
+    return Figures(en, ru, **kw)  # type: ignore[arg-type]
+
+
+def _no_heavy_horse(prefix: str) -> NoneRule:
+    return NoneRule(f"{prefix}.horse_types", E, HEAVY_HORSE,
+                    "No heavy horse", "Без тяжёлой конницы")
+
+
+def _steppe(prefix: str, archers: Band) -> tuple[Rule, ...]:
+    return (
+        NoneRule(f"{prefix}.no_foot", E, _f("foot", "пехота", troop_class="foot"),
+                 "All horse, no foot", "Только конница, без пехоты"),
+        _no_heavy_horse(prefix),
+        ShareRule(f"{prefix}.medium_lancers", E,
+                  _f("medium horse with lances", "средние всадники с копьями",
+                     troops=troops("medium_horse"), weapons=troops("lance")),
+                  ARMY, band("0.15", "0.35")),
+        ShareRule(f"{prefix}.light_lancers", E,
+                  _f("light horse with lances", "лёгкие всадники с копьями",
+                     troops=troops("light_horse"), weapons=troops("lance")),
+                  ARMY, band("0.15", "0.35")),
+        ShareRule(f"{prefix}.horse_archers", E,
+                  _f("light horse with bows", "лёгкие всадники с луками",
+                     troops=troops("light_horse"), weapons=BOWS),
+                  ARMY, archers),
+    )
+
+
+NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
+    "generic": (),
+    "magyars": (
+        _no_heavy_horse("magyars"),
+        ShareRule("magyars.light_horse", E, _f("light horse", "лёгкая конница",
+                                               troops=troops("light_horse")),
+                  HORSE, band("0.65", "0.85")),
+        ShareRule("magyars.horse_archers", E,
+                  _f("light horse with bows", "лёгкие всадники с луками",
+                     troops=troops("light_horse"), weapons=BOWS),
+                  LIGHT_HORSE, band("0.15", "0.35")),
+        ShareRule("magyars.foot_share", E, _f("foot", "пехота", troop_class="foot"),
+                  ARMY, band("0", "0.10"), waived_by_fortifications=True),
+        NoneRule("magyars.foot_types", E,
+                 _f("foot other than light foot", "пехота, кроме лёгкой", troop_class="foot",
+                    except_troops=troops("light_foot")),
+                 "Foot are light foot only", "Пехота только лёгкая"),
+    ),
+    "mongols": _steppe("mongols", band("0.40", "0.60")),
+    "tatars": _steppe("tatars", band("0.30", "0.60")),
+    "poles": (
+        _no_heavy_horse("poles"),
+        ShareRule("poles.medium_lancers", E,
+                  _f("medium horse with lances", "средние всадники с копьями",
+                     troops=troops("medium_horse"), weapons=troops("lance")),
+                  HORSE, band("0.65", "0.85")),
+        ShareRule("poles.light_crossbows", E,
+                  _f("light horse with crossbows", "лёгкие всадники с арбалетами",
+                     troops=troops("light_horse"), weapons=troops("crossbow")),
+                  LIGHT_HORSE, band("0.05", "0.15")),
+        NoneRule("poles.foot_types", W,
+                 _f("foot other than heavy or light foot", "пехота, кроме тяжёлой и лёгкой",
+                    troop_class="foot", except_troops=troops("heavy_foot", "light_foot")),
+                 "Foot are heavy or light foot", "Пехота тяжёлая или лёгкая"),
+    ),
+    "russians": (
+        ShareRule("russians.horse_share", E, _f("horse", "конница", troop_class="horse"),
+                  ARMY, band("0.10", "0.30")),
+        _no_heavy_horse("russians"),
+        ShareRule("russians.medium_horse", E,
+                  _f("medium horse", "средняя конница", troops=troops("medium_horse")),
+                  HORSE, band("0.75", "1")),
+        ShareRule("russians.heavy_foot", E,
+                  _f("heavy foot", "тяжёлая пехота", troops=troops("heavy_foot")),
+                  ARMY, band("0.40", "0.60")),
+        ShareRule("russians.polearms", W,
+                  _f("heavy foot with polearms", "тяжёлая пехота с древковым оружием",
+                     troops=troops("heavy_foot"), weapons=troops("polearm")),
+                  HEAVY_FOOT, band("0.5", "1")),
+        ShareRule("russians.crossbows", E,
+                  _f("light foot with crossbows", "лёгкая пехота с арбалетами",
+                     troops=troops("light_foot"), weapons=troops("crossbow")),
+                  FOOT, band("0.05", "0.15")),
+    ),
+    "saracens": (
+        NoneRule("saracens.foot_types", E,
+                 _f("foot other than light foot", "пехота, кроме лёгкой", troop_class="foot",
+                    except_troops=troops("light_foot")),
+                 "Foot are light foot only", "Пехота только лёгкая"),
+        ShareRule("saracens.archers", W,
+                  _f("light foot with bows", "лёгкая пехота с луками",
+                     troops=troops("light_foot"), weapons=troops("bow")),
+                  LIGHT_FOOT, band("0.5", "1")),
+        _no_heavy_horse("saracens"),
+        ShareRule("saracens.light_horse", W,
+                  _f("light horse", "лёгкая конница", troops=troops("light_horse")),
+                  HORSE, band("0.5", "1")),
+    ),
+    "scots": (
+        NoneRule("scots.foot_pikes", E,
+                 _f("foot without pikes", "пехота без пик", troop_class="foot",
+                    except_weapons=troops("pike")),
+                 "Every foot line carries pikes", "Вся пехота с пиками (длинными копьями)"),
+    ),
+    "spanish": (
+        ShareRule("spanish.knights_medium", W,
+                  _f("medium horse among knights", "средние всадники среди рыцарей",
+                     troops=troops("medium_horse"), knights=True),
+                  _f("knights' ", " рыцарей", knights=True), band("0.5", "1")),
+        ShareRule("spanish.light_javelins", E,
+                  _f("light horse with javelins", "лёгкие всадники с дротиками",
+                     troops=troops("light_horse"), weapons=troops("javelins"), knights=False),
+                  _f("horse (not knights) ", " конницы (кроме рыцарей)", troop_class="horse",
+                     knights=False),
+                  band("0.40", "0.60")),
+    ),
+}
+
+
+def national_checks(nation: str, counts: Tally, historical: bool, fortified: bool,
+                    lang: Lang) -> list[RuleCheck]:
+    checks = []
+    for rule in NATIONAL_RULES.get(nation, ()):
+        # A non-historical roster still sees every rule, but only as information.
+        severity = rule.severity if historical else Severity.info
+        checks.append(rule.check(counts, severity, fortified, lang))
+    return checks

@@ -1,0 +1,71 @@
+"""The Chainmail roster document (the JSON a client sends) as pydantic models.
+
+Ids are checked against the catalogue, so an unknown troop, weapon, engine, nation or flag is
+refused with the field's path and the allowed values.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from app.rules import limits
+from app.rules.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
+
+# Literal types built from the catalogue: the data stays the single source of the ids.
+TroopId = Literal.__getitem__(tuple(TROOPS))  # type: ignore[attr-defined]
+WeaponId = Literal.__getitem__(tuple(WEAPONS))  # type: ignore[attr-defined]
+EngineId = Literal.__getitem__(tuple(ENGINES))  # type: ignore[attr-defined]
+NationId = Literal.__getitem__(tuple(NATIONS))  # type: ignore[attr-defined]
+FlagId = Literal.__getitem__(tuple(FLAGS))  # type: ignore[attr-defined]
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=limits.MAX_NAME)]
+RosterName = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.MAX_NAME)
+]
+Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
+
+
+class _Document(BaseModel):
+    # Unknown keys are refused rather than dropped: a typo must not silently lose data.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Line(_Document):
+    troop: TroopId  # type: ignore[valid-type]
+    figures: int = Field(ge=1, le=limits.MAX_FIGURES)
+    weapon: WeaponId = "none"  # type: ignore[valid-type]
+
+
+class Unit(_Document):
+    name: Name = ""
+    mercenary: bool = False
+    flags: list[FlagId] = Field(default_factory=list, max_length=len(FLAGS))  # type: ignore[valid-type]
+    lines: list[Line] = Field(default_factory=list, max_length=limits.MAX_LINES)
+    note: Note = ""
+
+    @field_validator("flags")
+    @classmethod
+    def _flags_once(cls, flags: list[str]) -> list[str]:
+        if len(set(flags)) != len(flags):
+            raise ValueError("each flag may appear only once")
+        return flags
+
+
+class EngineOrder(_Document):
+    kind: EngineId  # type: ignore[valid-type]
+    count: int = Field(ge=1, le=limits.MAX_ENGINE_COUNT)
+    mercenary: bool = False
+
+
+class ChainmailRoster(_Document):
+    name: RosterName
+    ruleset: Literal["chainmail"]
+    nation: NationId = "generic"  # type: ignore[valid-type]
+    points_limit: int | None = Field(default=None, ge=1, le=limits.MAX_POINTS_LIMIT)
+    historical: bool = True
+    fortifications: bool = False
+    note: Note = ""
+    units: list[Unit] = Field(default_factory=list, max_length=limits.MAX_UNITS)
+    engines: list[EngineOrder] = Field(default_factory=list, max_length=limits.MAX_ENGINES)

@@ -1,0 +1,72 @@
+"""Figure counts a roster's proportions are judged on.
+
+Proportions count figures, never points and never engines (interpretation 2). The roster is
+folded once into counts keyed by (troop, weapon, in a knights unit), so each rule is a sum over
+at most a few hundred keys however long the roster is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from app.rules.base import Lang, pick
+from app.rules.chainmail.catalogue import TROOPS
+from app.rules.chainmail.roster import ChainmailRoster
+
+Key = tuple[str, str, bool]  # troop, weapon, unit flagged knights
+Tally = Counter[Key]
+
+
+def tally(roster: ChainmailRoster) -> Tally:
+    counts: Tally = Counter()
+    for unit in roster.units:
+        knights = "knights" in unit.flags
+        for line in unit.lines:
+            counts[(line.troop, line.weapon, knights)] += line.figures
+    return counts
+
+
+@dataclass(frozen=True)
+class Figures:
+    """A group of figures a rule counts, with its name in both languages."""
+
+    en: str
+    ru: str
+    troops: frozenset[str] | None = None
+    troop_class: str | None = None
+    weapons: frozenset[str] | None = None
+    except_troops: frozenset[str] = frozenset()
+    except_weapons: frozenset[str] = frozenset()
+    knights: bool | None = None
+
+    def matches(self, key: Key) -> bool:
+        troop, weapon, knights = key
+        if self.troops is not None and troop not in self.troops:
+            return False
+        if self.troop_class is not None and TROOPS[troop].troop_class != self.troop_class:
+            return False
+        if self.weapons is not None and weapon not in self.weapons:
+            return False
+        if troop in self.except_troops or weapon in self.except_weapons:
+            return False
+        return self.knights is None or self.knights == knights
+
+    def count(self, counts: Tally) -> int:
+        return sum(n for key, n in counts.items() if self.matches(key))
+
+    def label(self, lang: Lang) -> str:
+        return pick(lang, self.en, self.ru)
+
+
+def troops(*ids: str) -> frozenset[str]:
+    return frozenset(ids)
+
+
+ARMY = Figures("", "")
+FOOT = Figures("foot ", " пехоты", troop_class="foot")
+HORSE = Figures("horse ", " конницы", troop_class="horse")
+LIGHT_HORSE = Figures("light horse ", " лёгкой конницы", troops=troops("light_horse"))
+LIGHT_FOOT = Figures("light foot ", " лёгкой пехоты", troops=troops("light_foot"))
+HEAVY_FOOT = Figures("heavy foot ", " тяжёлой пехоты", troops=troops("heavy_foot"))
+HEAVY_HORSE = Figures("heavy horse", "тяжёлая конница", troops=troops("heavy_horse"))

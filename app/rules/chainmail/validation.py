@@ -1,0 +1,30 @@
+"""validate(roster): every organisation (§5) and national (§6) rule, judged and explained."""
+
+from __future__ import annotations
+
+from app.rules.base import Issue, Lang, RuleCheck
+from app.rules.chainmail.far_east import far_east_checks
+from app.rules.chainmail.nations import national_checks
+from app.rules.chainmail.organisation import commander_checks, over_limit, unit_checks
+from app.rules.chainmail.pricing import PricedRoster, price
+from app.rules.chainmail.roster import ChainmailRoster
+from app.rules.chainmail.tally import tally
+
+
+def assess(roster: ChainmailRoster, lang: Lang = "en",
+           priced: PricedRoster | None = None) -> list[RuleCheck]:
+    """Every rule that applies to the roster, kept or not, in the order the panel shows them."""
+    priced = priced or price(roster)
+    counts = tally(roster)
+    checks = over_limit(roster, priced, lang)
+    checks += unit_checks(roster, lang)
+    checks += commander_checks(roster, lang)
+    checks += national_checks(roster.nation, counts, roster.historical,
+                              roster.fortifications, lang)
+    checks += far_east_checks(roster.nation, counts, roster.historical, lang)
+    return checks
+
+
+def validate(roster: ChainmailRoster, lang: Lang = "en",
+             priced: PricedRoster | None = None) -> list[Issue]:
+    return [check.issue for check in assess(roster, lang, priced) if not check.holds]
