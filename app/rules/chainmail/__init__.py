@@ -6,7 +6,7 @@ from typing import Any
 
 from app.rules.base import Lang, points_json
 from app.rules.chainmail import catalogue as cat
-from app.rules.chainmail.pricing import PricedRoster, price
+from app.rules.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.rules.chainmail.roster import ChainmailRoster
 from app.rules.chainmail.validation import assess, validate
 from app.rules.system import Evaluation, RuleSystem
@@ -34,25 +34,30 @@ def catalogue_json() -> dict[str, Any]:
     }
 
 
+def _points(eighths: int) -> int | float:
+    """Whole eighths of a point as a JSON number (an eighth is exact in binary)."""
+    return eighths // EIGHTHS if eighths % EIGHTHS == 0 else eighths / EIGHTHS
+
+
 def result_json(priced: PricedRoster, evaluation_issues: list[Any]) -> dict[str, Any]:
-    remaining = priced.remaining
+    remaining = priced.remaining_eighths
     return {
-        "total": points_json(priced.total),
+        "total": _points(priced.total_eighths),
         "points_limit": priced.points_limit,
-        "remaining": None if remaining is None else points_json(remaining),
+        "remaining": None if remaining is None else _points(remaining),
         "figures": priced.figures,
         "foot": priced.foot,
         "horse": priced.horse,
         "units": [
             {"name": u.name, "mercenary": u.mercenary, "flags": list(u.flags),
-             "figures": u.figures, "cost": points_json(u.cost),
+             "figures": u.figures, "cost": _points(u.cost_eighths),
              "lines": [{"troop": ln.troop, "figures": ln.figures, "weapon": ln.weapon,
-                        "cost_per_figure": points_json(ln.cost_per_figure),
-                        "cost": points_json(ln.cost)} for ln in u.lines]}
+                        "cost_per_figure": _points(ln.each_eighths),
+                        "cost": _points(ln.cost_eighths)} for ln in u.lines]}
             for u in priced.units
         ],
         "engines": [{"kind": e.kind, "count": e.count, "mercenary": e.mercenary,
-                     "cost": points_json(e.cost)} for e in priced.engines],
+                     "cost": _points(e.cost_eighths)} for e in priced.engines],
         "issues": [i.as_json() for i in evaluation_issues],
         "valid": not any(i.severity.value == "error" for i in evaluation_issues),
     }

@@ -1,5 +1,10 @@
 """Cost rules (§1–4): per-figure cost = troop + weapon, halved for mercenaries; engines by the
-piece. All arithmetic is exact (Fraction); conversion to JSON numbers happens at the edge."""
+piece.
+
+All arithmetic is exact. Every price in Tables 25–26 is a multiple of a quarter point, so a
+mercenary's half price is a multiple of an eighth: costs are summed as whole eighths of a point
+(integers, far cheaper than Fractions on a 500-unit roster) and offered as Fractions.
+"""
 
 from __future__ import annotations
 
@@ -9,39 +14,87 @@ from fractions import Fraction
 from app.rules.chainmail.catalogue import ENGINES, TROOPS, WEAPONS
 from app.rules.chainmail.roster import ChainmailRoster, EngineOrder, Line, Unit
 
-HALF = Fraction(1, 2)
+EIGHTHS = 8
 
 
-@dataclass(frozen=True)
+def _in_eighths(points: Fraction) -> int:
+    eighths = points * EIGHTHS
+    if eighths.denominator != 1:
+        # A catalogue price off the 1/8 grid would make the integer sums below inexact.
+        raise ValueError(f"{points} is not a whole number of eighths of a point")
+    return int(eighths)
+
+
+def _halved(eighths: int, mercenary: bool) -> int:
+    if not mercenary:
+        return eighths
+    if eighths % 2:
+        raise ValueError(f"half of {eighths}/8 is not a whole number of eighths")
+    return eighths // 2
+
+
+# (troop, weapon, mercenary) -> cost of one figure in eighths, worked out once from the tables.
+FIGURE_EIGHTHS: dict[tuple[str, str, bool], int] = {
+    (troop, weapon, mercenary): _halved(
+        _in_eighths(TROOPS[troop].points + WEAPONS[weapon].points), mercenary)
+    for troop in TROOPS for weapon in WEAPONS for mercenary in (False, True)
+}
+ENGINE_EIGHTHS: dict[tuple[str, bool], int] = {
+    (kind, mercenary): _halved(_in_eighths(engine.points), mercenary)
+    for kind, engine in ENGINES.items() for mercenary in (False, True)
+}
+
+
+def _points(eighths: int) -> Fraction:
+    return Fraction(eighths, EIGHTHS)
+
+
+@dataclass(frozen=True, slots=True)
 class PricedLine:
     troop: str
     figures: int
     weapon: str
-    cost_per_figure: Fraction
-    cost: Fraction
+    each_eighths: int
+    cost_eighths: int
+
+    @property
+    def cost_per_figure(self) -> Fraction:
+        return _points(self.each_eighths)
+
+    @property
+    def cost(self) -> Fraction:
+        return _points(self.cost_eighths)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PricedUnit:
     name: str
     mercenary: bool
     flags: tuple[str, ...]
     figures: int
-    cost: Fraction
+    cost_eighths: int
     lines: tuple[PricedLine, ...]
 
+    @property
+    def cost(self) -> Fraction:
+        return _points(self.cost_eighths)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class PricedEngine:
     kind: str
     count: int
     mercenary: bool
-    cost: Fraction
+    cost_eighths: int
+
+    @property
+    def cost(self) -> Fraction:
+        return _points(self.cost_eighths)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PricedRoster:
-    total: Fraction
+    total_eighths: int
     points_limit: int | None
     figures: int
     foot: int
@@ -50,17 +103,27 @@ class PricedRoster:
     engines: tuple[PricedEngine, ...]
 
     @property
+    def total(self) -> Fraction:
+        return _points(self.total_eighths)
+
+    @property
+    def remaining_eighths(self) -> int | None:
+        if self.points_limit is None:
+            return None
+        return self.points_limit * EIGHTHS - self.total_eighths
+
+    @property
     def remaining(self) -> Fraction | None:
-        return None if self.points_limit is None else self.points_limit - self.total
+        left = self.remaining_eighths
+        return None if left is None else _points(left)
 
 
 def cost_per_figure(troop: str, weapon: str, mercenary: bool) -> Fraction:
-    cost = TROOPS[troop].points + WEAPONS[weapon].points
-    return cost * HALF if mercenary else cost
+    return _points(FIGURE_EIGHTHS[(troop, weapon, mercenary)])
 
 
 def price_line(line: Line, mercenary: bool) -> PricedLine:
-    each = cost_per_figure(line.troop, line.weapon, mercenary)
+    each = FIGURE_EIGHTHS[(line.troop, line.weapon, mercenary)]
     return PricedLine(line.troop, line.figures, line.weapon, each, each * line.figures)
 
 
@@ -71,27 +134,25 @@ def price_unit(unit: Unit) -> PricedUnit:
         mercenary=unit.mercenary,
         flags=tuple(unit.flags),
         figures=sum(line.figures for line in lines),
-        cost=sum((line.cost for line in lines), Fraction(0)),
+        cost_eighths=sum(line.cost_eighths for line in lines),
         lines=lines,
     )
 
 
 def price_engine(engine: EngineOrder) -> PricedEngine:
-    each = ENGINES[engine.kind].points
-    cost = each * engine.count
-    return PricedEngine(engine.kind, engine.count, engine.mercenary,
-                        cost * HALF if engine.mercenary else cost)
+    each = ENGINE_EIGHTHS[(engine.kind, engine.mercenary)]
+    return PricedEngine(engine.kind, engine.count, engine.mercenary, each * engine.count)
 
 
 def price(roster: ChainmailRoster) -> PricedRoster:
     units = tuple(price_unit(unit) for unit in roster.units)
     engines = tuple(price_engine(engine) for engine in roster.engines)
     foot = horse = 0
-    for unit in roster.units:
+    for unit in units:
         for line in unit.lines:
             if TROOPS[line.troop].troop_class == "foot":
                 foot += line.figures
             else:
                 horse += line.figures
-    total = sum((u.cost for u in units), Fraction(0)) + sum((e.cost for e in engines), Fraction(0))
+    total = sum(u.cost_eighths for u in units) + sum(e.cost_eighths for e in engines)
     return PricedRoster(total, roster.points_limit, foot + horse, foot, horse, units, engines)
