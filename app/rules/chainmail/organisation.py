@@ -12,6 +12,7 @@ MIXABLE: tuple[frozenset[str], ...] = (
     frozenset({"light_horse", "medium_horse"}),
     frozenset({"medium_horse", "heavy_horse"}),
 )
+TROOP_ORDER: dict[str, int] = {troop: i for i, troop in enumerate(TROOPS)}
 
 
 def _unit_label(index: int, unit: Unit, lang: Lang) -> str:
@@ -40,10 +41,10 @@ def over_limit(roster: ChainmailRoster, priced: PricedRoster, lang: Lang) -> lis
 
 
 def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
-    label = _unit_label(index, unit, lang)
     found: list[RuleCheck] = []
 
     def broken(code: str, severity: Severity, title: str, what: str, hint: str) -> None:
+        label = _unit_label(index, unit, lang)
         found.append(RuleCheck(code, title, f"{label}: {what}", False, severity,
                                hint=hint, unit=index))
 
@@ -53,7 +54,7 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
                pick(lang, "has no figures", "нет фигур"),
                pick(lang, "add a line of figures or remove the unit",
                     "добавьте линию фигур или удалите отряд"))
-    kinds = sorted({line.troop for line in unit.lines}, key=list(TROOPS).index)
+    kinds = sorted({line.troop for line in unit.lines}, key=TROOP_ORDER.__getitem__)
     if len(kinds) > 1 and frozenset(kinds) not in MIXABLE:
         broken("unit.mixed_types", Severity.error,
                pick(lang, "Units do not mix troop types", "Отряды не смешивают типы войск"),
