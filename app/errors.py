@@ -31,7 +31,19 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for error in errors:
         loc = [p for p in error.get("loc", ()) if p not in _TAGS]
-        out.append({"field": field_path(loc), "message": error.get("msg", "invalid"),
+        message = error.get("msg", "invalid")
+        if error.get("type") == "json_invalid" and loc[:1] == ["body"]:
+            # FastAPI puts the character offset where a field name belongs ("[1]: JSON decode
+            # error"); the field at fault is the body, and the offset goes into the message.
+            reason = (error.get("ctx") or {}).get("error")
+            where = next((p for p in loc[1:] if isinstance(p, int)), None)
+            message = "not valid JSON"
+            if reason:
+                message += f": {reason}"
+            if where is not None:
+                message += f" (at character {where})"
+            loc = ["body"]
+        out.append({"field": field_path(loc), "message": message,
                     "type": error.get("type", "value_error"), "loc": loc})
     return out
 
@@ -54,7 +66,7 @@ def install(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         # FastAPI answers an unparseable JSON body with a bare 400; say which field failed.
         if exc.status_code == 400 and "parsing the body" in str(exc.detail):
-            return validation_response([{"loc": ["body"], "msg": "body is not valid JSON",
+            return validation_response([{"loc": ["body"], "msg": "not valid JSON",
                                          "type": "json_invalid"}])
         return await http_exception_handler(request, exc)
 
