@@ -8,6 +8,7 @@ from app.rules.base import Lang, points_json
 from app.rules.chainmail import catalogue as cat
 from app.rules.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.rules.chainmail.roster import ChainmailRoster
+from app.rules.chainmail.sheet import ArmySheet, army_sheet
 from app.rules.chainmail.validation import assess, validate
 from app.rules.system import Evaluation, RuleSystem
 
@@ -80,4 +81,5 @@ CHAINMAIL = RuleSystem(
     evaluate=evaluate,
 )
 
-__all__ = ["CHAINMAIL", "ChainmailRoster", "assess", "evaluate", "price", "validate"]
+__all__ = ["CHAINMAIL", "ArmySheet", "ChainmailRoster", "army_sheet", "assess", "evaluate", "price",
+           "validate"]

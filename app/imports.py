@@ -1,0 +1,109 @@
+"""A roster file brought back into Muster: an `export.json` or a bare roster document.
+
+A file is taken whole or refused whole, with a message that says what is wrong and where, in
+the API's 422 shape (`{"message": "field: msg; ...", "detail": [...]}`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from app.errors import describe
+from app.exports import FORMAT
+from app.rules import RosterDocument
+from app.rules.base import Lang, pick
+
+_DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
+KNOWN_FORMATS = (FORMAT,)
+MAX_SHOWN = 10
+
+
+class ImportRefused(ValueError):
+    """The file cannot become a roster; `detail` lists each problem with its field."""
+
+    def __init__(self, detail: list[dict[str, Any]]) -> None:
+        self.detail = detail
+        self.message = "; ".join(f"{d['field']}: {d['message']}" for d in detail[:MAX_SHOWN])
+        super().__init__(self.message)
+
+
+def _refuse(field: str, message: str, kind: str) -> ImportRefused:
+    loc: list[str | int] = [] if field == "file" else [field]
+    return ImportRefused([{"field": field, "message": message, "type": kind, "loc": loc}])
+
+
+def _text(data: bytes, lang: Lang) -> str:
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark from a Windows editor is harmless
+    except UnicodeDecodeError as exc:
+        raise _refuse("file", pick(
+            lang, f"not UTF-8 text (byte {exc.start} cannot be read); save the file as UTF-8",
+            f"не текст в UTF-8 (байт {exc.start} не читается); сохраните файл в UTF-8"),
+            "utf8_invalid") from None
+
+
+def _json(text: str, lang: Lang) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _refuse("file", pick(
+            lang, f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            f"не JSON: ошибка в строке {exc.lineno}, столбце {exc.colno} ({exc.msg})"),
+            "json_invalid") from None
+    except RecursionError:
+        raise _refuse("file", pick(lang, "nested too deeply", "слишком глубокая вложенность"),
+                      "json_invalid") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python will convert
+        raise _refuse("file", pick(lang, f"not a usable JSON value: {exc}",
+                                   f"недопустимое значение JSON: {exc}"),
+                      "json_invalid") from None
+
+
+_JSON_KINDS = {list: ("a list", "список"), str: ("a string", "строка"),
+               bool: ("true/false", "true/false"), int: ("a number", "число"),
+               float: ("a number", "число"), type(None): ("null", "null")}
+
+
+def _unwrap(value: Any, lang: Lang) -> dict[str, Any]:
+    """The roster document inside an export (or the bare document itself)."""
+    if not isinstance(value, dict):
+        en, ru = _JSON_KINDS.get(type(value), ("something else", "что-то другое"))
+        raise _refuse("file", pick(
+            lang, f"must be a JSON object (a roster or a Muster export), not {en}",
+            f"должен быть объектом JSON (ростер или экспорт Muster), а не: {ru}"),
+            "dict_type")
+    if "format" not in value:
+        return value
+    fmt = value["format"]
+    if fmt not in KNOWN_FORMATS:
+        raise _refuse("format", pick(
+            lang, f"unknown format version {json.dumps(fmt, ensure_ascii=False)[:60]}; "
+                  f"this Muster reads {', '.join(KNOWN_FORMATS)}",
+            f"неизвестная версия формата {json.dumps(fmt, ensure_ascii=False)[:60]}; "
+            f"поддерживается {', '.join(KNOWN_FORMATS)}"),
+            "format_unknown")
+    for key in ("ruleset_version", "exported_at"):
+        if key in value and not isinstance(value[key], str):
+            raise _refuse(key, pick(lang, "must be a string", "должно быть строкой"),
+                          "string_type")
+    return {k: v for k, v in value.items() if k not in ("format", "ruleset_version",
+                                                        "exported_at")}
+
+
+def parse_roster(data: bytes, lang: Lang = "en") -> BaseModel:
+    """Uploaded bytes -> a validated roster document, or `ImportRefused`.
+
+    The document's own problems (unknown ids, broken limits) are reported exactly as the API
+    reports them, field by field; problems with the file itself name `file` (or `format`).
+    """
+    document = _unwrap(_json(_text(data, lang), lang), lang)
+    try:
+        return _DOCUMENT.validate_python(document)  # type: ignore[no-any-return]
+    except ValidationError as exc:
+        raise ImportRefused(describe(list(exc.errors()))) from None
+    except RecursionError:
+        raise _refuse("file", pick(lang, "nested too deeply", "слишком глубокая вложенность"),
+                      "value_error") from None
