@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -18,6 +19,14 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DATABASE_URL", "MUSTER_DATABASE_URL"),
         description="SQLAlchemy URL; empty means a SQLite file in data_dir.",
     )
+    # Storage: connection pool and lock waits.
+    db_pool_size: int = Field(default=5, ge=1, le=100)
+    db_max_overflow: int = Field(default=10, ge=0, le=100)
+    db_pool_timeout: float = Field(default=30.0, gt=0, description="pool wait, seconds")
+    db_busy_timeout_ms: int = Field(default=5000, ge=0, description="SQLite: wait for a writer")
+    db_connect_timeout: int = Field(default=10, ge=1, description="PostgreSQL: seconds to connect")
+    sqlite_synchronous: Literal["NORMAL", "FULL"] = "FULL"
+    migrate_on_start: bool = True
     max_body_bytes: int = 1024 * 1024
     secure_cookies: bool = False
     host: str = "127.0.0.1"

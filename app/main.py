@@ -7,15 +7,17 @@ from fastapi.responses import JSONResponse
 
 from app import __version__, errors
 from app.config import Settings, get_settings
+from app.db import storage_lifespan
 from app.limits import BodySizeLimit
-from app.routes import api
+from app.routes import api, rosters
 from app.rules import RULESETS
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(title="Muster", version=__version__,
-                  description="Army builder and points calculator for Chainmail and more.")
+                  description="Army builder and points calculator for Chainmail and more.",
+                  lifespan=storage_lifespan(settings))
     errors.register_tags(set(RULESETS))
     errors.install(app)
 
@@ -27,6 +29,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                  "loc": ["body"]}]})
 
     app.include_router(api.router)
+    app.include_router(rosters.router)
 
     @app.get("/healthz", tags=["operations"])
     def healthz() -> dict[str, str]:

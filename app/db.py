@@ -1,0 +1,158 @@
+"""The database: engine from settings, request sessions, migrations applied on start.
+
+SQLite (the default) runs in WAL mode with foreign keys on and a busy timeout. Its transactions
+are begun by SQLAlchemy rather than the driver, so that a writing transaction can take the write
+lock at once (BEGIN IMMEDIATE): a version check and the write that follows it then cannot be
+split by another writer. PostgreSQL needs no such help: its row locks do the same.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from fastapi import FastAPI, Request
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+
+from app.config import Settings
+
+log = logging.getLogger("muster.db")
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+# Execution option a session's connection carries when its transaction is going to write.
+WRITER = "muster_writer"
+# Any constant: concurrent starters on PostgreSQL queue on this lock instead of racing the DDL.
+_MIGRATION_LOCK = 0x6D75737465
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def make_engine(settings: Settings) -> Engine:
+    url = make_url(settings.db_url)
+    if url.get_backend_name() == "sqlite":
+        return _sqlite_engine(settings)
+    connect_args: dict[str, Any] = {}
+    if url.get_backend_name() == "postgresql":
+        connect_args["connect_timeout"] = settings.db_connect_timeout
+    return create_engine(url, pool_size=settings.db_pool_size,
+                         max_overflow=settings.db_max_overflow,
+                         pool_timeout=settings.db_pool_timeout, pool_pre_ping=True,
+                         connect_args=connect_args)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file behind a SQLite URL, or None for an in-memory database."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def _sqlite_engine(settings: Settings) -> Engine:
+    path = sqlite_path(settings.db_url)
+    pool: dict[str, Any] = {}
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pool = {"pool_size": settings.db_pool_size, "max_overflow": settings.db_max_overflow,
+                "pool_timeout": settings.db_pool_timeout}
+    engine = create_engine(settings.db_url, connect_args={"check_same_thread": False}, **pool)
+
+    @event.listens_for(engine, "connect")
+    def _configure(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event below open transactions, not the driver.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(settings.db_busy_timeout_ms)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute(f"PRAGMA synchronous = {settings.sqlite_synchronous}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        writer = connection.get_execution_options().get(WRITER)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+    return engine
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["connection"] = connection
+    return config
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to `revision` in one transaction, one migrator at a time."""
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Batch migrations rebuild tables; dropping the old copy must not cascade. The pragma
+            # only takes effect outside a transaction, hence on the raw driver connection.
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = OFF")
+        try:
+            connection.execution_options(**{WRITER: True})
+            with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                       {"key": _MIGRATION_LOCK})
+                command.upgrade(alembic_config(connection), revision)
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise RuntimeError(f"migration left broken foreign keys: {broken[:5]}")
+        finally:
+            if sqlite:
+                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = ON")
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def storage_lifespan(
+    settings: Settings,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Open the database when the app starts: migrate, purge expired deletions, share the engine."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        from app import services
+
+        engine = make_engine(settings)
+        try:
+            if settings.migrate_on_start:
+                await run_in_threadpool(migrate, engine)
+            with Session(engine) as session:
+                purged = await run_in_threadpool(services.purge_deleted, session)
+            if purged:
+                log.info("purged %d rosters deleted over %d days ago", purged,
+                         services.RESTORE_DAYS)
+            app.state.engine = engine
+            yield
+        finally:
+            engine.dispose()
+
+    return lifespan
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    engine: Engine | None = getattr(request.app.state, "engine", None)
+    if engine is None:
+        raise RuntimeError("the database is opened by the app's lifespan; start the app first")
+    with Session(engine, expire_on_commit=False) as session:
+        yield session

@@ -1,0 +1,65 @@
+"""Dependency aliases shared by the routes: the database session, the language, the edit key."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Path, Query
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlmodel import Session
+
+from app import services
+from app.db import get_session
+from app.rules.base import Lang, pick
+
+SessionDep = Annotated[Session, Depends(get_session)]
+LangDep = Annotated[Lang, Query(description="Language of messages: en or ru")]
+# Ids are token_urlsafe strings; anything else cannot name a roster (and a NUL byte would
+# otherwise reach PostgreSQL).
+RosterId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]+$", max_length=64,
+                               description="the roster's public id")]
+
+_bearer = HTTPBearer(auto_error=False, description="the roster's edit key",
+                     scheme_name="EditKey")
+
+
+def refusal(status: int, lang: Lang, en: str, ru: str,
+            headers: dict[str, str] | None = None) -> HTTPException:
+    return HTTPException(status, pick(lang, en, ru), headers=headers)
+
+
+def edit_key(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    lang: LangDep = "en",
+) -> str:
+    if credentials is None or not credentials.credentials:
+        raise refusal(401, lang,
+                      "Authorization: send the roster's edit key as `Bearer <edit_key>`",
+                      "Authorization: пришлите ключ правки армии как `Bearer <ключ>`",
+                      headers={"WWW-Authenticate": 'Bearer realm="muster"'})
+    return credentials.credentials
+
+
+def not_found(lang: Lang, roster_id: str, error: services.RosterNotFound) -> HTTPException:
+    if isinstance(error, services.RosterDeleted):
+        until = error.restorable_until.date().isoformat()
+        return refusal(410, lang,
+                       f"roster {roster_id} was deleted; its owner can restore it until {until}",
+                       f"армия {roster_id} удалена; владелец может восстановить её до {until}")
+    return refusal(404, lang, f"no roster {roster_id}", f"армии {roster_id} нет")
+
+
+def keyed_roster(roster_id: RosterId, session: SessionDep,
+                 key: Annotated[str, Depends(edit_key)], lang: LangDep = "en") -> str:
+    """The roster id from the path, once the request has shown that roster's edit key."""
+    try:
+        services.check_edit_key(session, roster_id, key)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    except services.KeyRejected as error:
+        raise refusal(403, lang, "Authorization: this is not the roster's edit key",
+                      "Authorization: это не ключ правки этой армии") from error
+    return roster_id
+
+
+KeyedRosterId = Annotated[str, Depends(keyed_roster)]

@@ -1,0 +1,206 @@
+"""JSON API for stored rosters: capability links, optimistic locking, revisions, copies.
+
+The public id reads a roster; the edit key (`Authorization: Bearer <key>`) changes it. A change
+names the version it was made against (`If-Match: "v3"`), so two editors cannot overwrite each
+other unnoticed: the second gets 412 and the current version.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import APIRouter, Body, Header, Path, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from app import services
+from app.deps import KeyedRosterId, LangDep, RosterId, SessionDep, not_found, refusal
+from app.models import (
+    RevisionPublic,
+    RevisionSummary,
+    RosterCreated,
+    RosterPublic,
+    StaleVersion,
+)
+from app.rules import RULESETS, RosterDocument
+from app.rules.base import Lang, pick
+from app.schemas import Failure, ValidationFailure
+
+router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"])
+
+_ETAG = re.compile(r'^\s*(?:W/)?"v(\d{1,12})"\s*$')
+_KEY_ANSWERS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Failure, "description": "No edit key (`Authorization: Bearer <edit_key>`)"},
+    403: {"model": Failure, "description": "Not this roster's edit key"},
+}
+_MISSING: dict[int | str, dict[str, Any]] = {
+    404: {"model": Failure, "description": "No roster by this id"},
+    410: {"model": Failure, "description": "The roster was deleted (restorable for 30 days)"},
+}
+_INVALID: dict[int | str, dict[str, Any]] = {
+    422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"},
+}
+_BODY: dict[int | str, dict[str, Any]] = {
+    413: {"model": Failure, "description": "Body over the size limit"}, **_INVALID,
+}
+
+
+def etag(version: int) -> str:
+    return f'"v{version}"'
+
+
+def view_url(roster_id: str) -> str:
+    return f"/r/{roster_id}"
+
+
+def edit_url(roster_id: str, key: str) -> str:
+    return f"/r/{roster_id}/edit?key={key}"
+
+
+def public(roster: services.StoredRoster, lang: Lang) -> dict[str, Any]:
+    system = RULESETS[roster.ruleset]
+    copied_from = None
+    if roster.copied_from_id is not None and roster.copied_from_version is not None:
+        copied_from = {"id": roster.copied_from_id, "version": roster.copied_from_version}
+    return {"id": roster.id, "version": roster.version, "view_url": view_url(roster.id),
+            "document": roster.document, "result": system.evaluate(roster.document, lang).result,
+            "created_at": roster.created_at, "updated_at": roster.updated_at,
+            "copied_from": copied_from}
+
+
+def _created(created: services.Created, lang: Lang, response: Response) -> dict[str, Any]:
+    roster = created.roster
+    response.headers["ETag"] = etag(roster.version)
+    response.headers["Location"] = f"{router.prefix}/{roster.id}"
+    # The edit key is in this answer; no cache may keep it.
+    response.headers["Cache-Control"] = "no-store"
+    return {**public(roster, lang), "edit_key": created.edit_key,
+            "edit_url": edit_url(roster.id, created.edit_key)}
+
+
+def expected_version(if_match: str | None, lang: Lang) -> int:
+    if if_match is None or if_match.strip() == "*":
+        raise refusal(428, lang,
+                      "If-Match: send the ETag of the version you edited (from GET), e.g. \"v3\"",
+                      "If-Match: пришлите ETag версии, которую вы правили (из GET), напр. \"v3\"")
+    found = _ETAG.match(if_match)
+    if found is None:
+        raise RequestValidationError([{
+            "loc": ("header", "If-Match"), "type": "value_error",
+            "msg": pick(lang, 'expected one ETag from GET, like "v3"',
+                        'ожидается один ETag из GET, например "v3"')}])
+    return int(found.group(1))
+
+
+@router.post("", status_code=201, response_model=RosterCreated, responses=_BODY)
+def create_roster(session: SessionDep, response: Response,
+                  document: RosterDocument = Body(...),  # type: ignore[valid-type]
+                  lang: LangDep = "en") -> dict[str, Any]:
+    """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
+    return _created(services.create_roster(session, document), lang, response)
+
+
+@router.get("/{roster_id}", response_model=RosterPublic, responses=_MISSING | _INVALID)
+def read_roster(roster_id: RosterId, session: SessionDep, response: Response,
+                lang: LangDep = "en") -> dict[str, Any]:
+    """The roster, priced and judged; the ETag header is what a change sends in If-Match."""
+    try:
+        roster = services.get_roster(session, roster_id)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    response.headers["ETag"] = etag(roster.version)
+    return public(roster, lang)
+
+
+@router.put("/{roster_id}", response_model=RosterPublic,
+            responses=_BODY | _KEY_ANSWERS | _MISSING | {
+                412: {"model": StaleVersion,
+                      "description": "The roster changed since that version; body says which"},
+                428: {"model": Failure, "description": "No If-Match header"}})
+def replace_roster(roster_id: KeyedRosterId, session: SessionDep, response: Response,
+                   document: RosterDocument = Body(...),  # type: ignore[valid-type]
+                   if_match: str | None = Header(None, description='ETag from GET, e.g. "v3"'),
+                   lang: LangDep = "en") -> Any:
+    """Replace the document. Over-limit or off-proportion rosters are stored and reported."""
+    version = expected_version(if_match, lang)
+    try:
+        roster = services.replace_roster(session, roster_id, document, version)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    except services.VersionConflict as conflict:
+        current = conflict.current.version
+        return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content={
+            "detail": pick(lang,
+                           f"If-Match: the roster is at version {current}, not {version}; "
+                           "reload it, merge your change and send its ETag",
+                           f"If-Match: армия уже в версии {current}, а не {version}; "
+                           "загрузите её заново, перенесите правку и пришлите новый ETag"),
+            "version": current, "etag": etag(current)})
+    response.headers["ETag"] = etag(roster.version)
+    return public(roster, lang)
+
+
+@router.delete("/{roster_id}", status_code=204, response_class=Response,
+               responses=_KEY_ANSWERS | _MISSING | _INVALID)
+def delete_roster(roster_id: KeyedRosterId, session: SessionDep,
+                  lang: LangDep = "en") -> Response:
+    """Delete the roster. With the key it can be restored, history and all, for 30 days."""
+    try:
+        services.delete_roster(session, roster_id)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    return Response(status_code=204)
+
+
+@router.post("/{roster_id}/restore", response_model=RosterPublic,
+             responses=_KEY_ANSWERS | _MISSING | _INVALID)
+def restore_roster(roster_id: KeyedRosterId, session: SessionDep, response: Response,
+                   lang: LangDep = "en") -> dict[str, Any]:
+    """Undo a deletion (within 30 days); a roster that was not deleted is returned as it is."""
+    try:
+        roster = services.restore_roster(session, roster_id)
+    except services.RosterNotFound as error:
+        raise refusal(404, lang, f"no roster {roster_id} to restore (deletions are kept 30 days)",
+                      f"армии {roster_id} для восстановления нет (удалённые хранятся 30 дней)",
+                      ) from error
+    response.headers["ETag"] = etag(roster.version)
+    return public(roster, lang)
+
+
+@router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
+             responses=_MISSING | _INVALID)
+def copy_roster(roster_id: RosterId, session: SessionDep, response: Response,
+                lang: LangDep = "en") -> dict[str, Any]:
+    """A new roster with its own id and edit key, from the current version of a readable one."""
+    try:
+        created = services.copy_roster(session, roster_id)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    return _created(created, lang, response)
+
+
+@router.get("/{roster_id}/revisions", response_model=list[RevisionSummary],
+            responses=_MISSING | _INVALID)
+def list_revisions(roster_id: RosterId, session: SessionDep,
+                   lang: LangDep = "en") -> list[services.RevisionInfo]:
+    """Every accepted version, oldest first."""
+    try:
+        return services.list_revisions(session, roster_id)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+
+
+@router.get("/{roster_id}/revisions/{version}", response_model=RevisionPublic,
+            responses=_MISSING | _INVALID)
+def read_revision(roster_id: RosterId, session: SessionDep,
+                  version: int = Path(ge=1, le=services.MAX_VERSION),
+                  lang: LangDep = "en") -> services.Revision:
+    """The document exactly as it was at that version."""
+    try:
+        return services.get_revision(session, roster_id, version)
+    except services.RevisionNotFound as error:
+        raise refusal(404, lang, f"roster {roster_id} has no version {version}",
+                      f"у армии {roster_id} нет версии {version}") from error
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error

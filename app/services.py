@@ -1,0 +1,394 @@
+"""Roster use-cases: store, read, replace, delete, restore and copy rosters; remembered devices.
+
+Every function takes a SQLModel `Session` first and plain values otherwise, and owns its
+transaction: it commits what it did or rolls all of it back. Authorisation is the caller's:
+`check_edit_key` (the API) or `can_edit` (the pages) come before a change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, TypeAdapter
+from sqlalchemy import delete, insert, or_, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, select
+
+from app.db import WRITER
+from app.models import (
+    NAME_LENGTH,
+    Device,
+    DeviceRoster,
+    Roster,
+    utcnow,
+)
+from app.models import Revision as RevisionRow
+from app.rules import RosterDocument, get_ruleset
+
+RESTORE_DAYS = 30
+MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL
+_DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
+
+SortKey = Literal["name", "nation", "points", "updated"]
+SORT_KEYS: tuple[SortKey, ...] = ("name", "nation", "points", "updated")
+
+
+@dataclass(frozen=True)
+class StoredRoster:
+    id: str
+    version: int
+    document: BaseModel  # a validated RosterDocument instance
+    ruleset: str
+    name: str
+    created_at: datetime
+    updated_at: datetime
+    copied_from_id: str | None
+    copied_from_version: int | None
+
+
+@dataclass(frozen=True)
+class Created:
+    roster: StoredRoster
+    edit_key: str  # shown once; only its hash is stored
+
+
+@dataclass(frozen=True)
+class RevisionInfo:
+    version: int
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Revision:
+    version: int
+    created_at: datetime
+    document: BaseModel
+
+
+@dataclass(frozen=True)
+class MyRoster:
+    id: str
+    name: str
+    ruleset: str
+    nation: str | None
+    total: float
+    points_limit: int | None
+    updated_at: datetime
+    can_edit: bool
+
+
+class RosterNotFound(Exception):
+    """No roster by this id: never stored, deleted, or purged."""
+
+    def __init__(self, roster_id: str) -> None:
+        super().__init__(f"no roster {roster_id!r}")
+        self.roster_id = roster_id
+
+
+class RosterDeleted(RosterNotFound):
+    """The roster was deleted; its owner can restore it until `restorable_until`."""
+
+    def __init__(self, roster_id: str, restorable_until: datetime) -> None:
+        super().__init__(roster_id)
+        self.restorable_until = restorable_until
+
+
+class KeyRejected(Exception):
+    """The edit key does not belong to this roster."""
+
+
+class VersionConflict(Exception):
+    """The roster changed since the version the caller read; `current` is how it stands now."""
+
+    def __init__(self, current: StoredRoster) -> None:
+        super().__init__(f"roster {current.id!r} is at version {current.version}")
+        self.current = current
+
+
+class RevisionNotFound(Exception):
+    def __init__(self, roster_id: str, version: int) -> None:
+        super().__init__(f"roster {roster_id!r} has no version {version}")
+        self.roster_id = roster_id
+        self.version = version
+
+
+class UnknownDevice(Exception):
+    def __init__(self, device_id: int) -> None:
+        super().__init__(f"no device {device_id}")
+        self.device_id = device_id
+
+
+def digest(secret: str) -> str:
+    # A plain hash is enough: keys and tokens are ≥128 random bits, not guessable passwords.
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@contextmanager
+def _transaction(session: Session, *, write: bool = False) -> Iterator[None]:
+    # A transaction the caller left open would pin an old snapshot; start from a fresh one.
+    if session.in_transaction():
+        session.commit()
+    if write:
+        session.connection(execution_options={WRITER: True})
+    try:
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes; everything stored is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _document(document: Any) -> BaseModel:
+    return _DOCUMENT.validate_python(document)
+
+
+def _summary(document: BaseModel) -> dict[str, Any]:
+    """The columns a list sorts and searches by, derived from the document."""
+    ruleset = str(document.ruleset)  # type: ignore[attr-defined]
+    system = get_ruleset(ruleset)
+    if system is None:  # the document type only admits known rule systems
+        raise ValueError(f"unknown ruleset {ruleset!r}")
+    result = system.evaluate(document, "en").result
+    name = str(document.name)  # type: ignore[attr-defined]
+    return {
+        "name": name[:NAME_LENGTH],
+        "search_name": name.casefold()[:NAME_LENGTH],
+        "ruleset": ruleset,
+        "nation": getattr(document, "nation", None),
+        "total": float(result["total"]),
+        "points_limit": result["points_limit"],
+        "valid": bool(result["valid"]),
+    }
+
+
+def _stored(row: Roster) -> StoredRoster:
+    return StoredRoster(
+        id=row.id, version=row.version, document=_DOCUMENT.validate_json(row.document),
+        ruleset=row.ruleset, name=row.name, created_at=_utc(row.created_at),
+        updated_at=_utc(row.updated_at), copied_from_id=row.copied_from_id,
+        copied_from_version=row.copied_from_version)
+
+
+def _fetch(session: Session, roster_id: str) -> Roster | None:
+    statement = select(Roster).where(Roster.id == roster_id)
+    return session.exec(statement.execution_options(populate_existing=True)).first()
+
+
+def _live(session: Session, roster_id: str, days: int = RESTORE_DAYS) -> Roster:
+    row = _fetch(session, roster_id)
+    if row is None:
+        raise RosterNotFound(roster_id)
+    if row.deleted_at is not None:
+        raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=days))
+    return row
+
+
+def create_roster(session: Session, document: Any, *,
+                  copied_from: tuple[str, int] | None = None) -> Created:
+    doc = _document(document)
+    text = doc.model_dump_json()
+    now = utcnow()
+    key = secrets.token_urlsafe(16)
+    row = Roster(id=secrets.token_urlsafe(12), edit_key_hash=digest(key), version=1,
+                 document=text, created_at=now, updated_at=now,
+                 copied_from_id=copied_from[0] if copied_from else None,
+                 copied_from_version=copied_from[1] if copied_from else None,
+                 **_summary(doc))
+    with _transaction(session, write=True):
+        session.add(row)
+        session.flush()  # the roster row first: the revision refers to it
+        session.add(RevisionRow(roster_id=row.id, version=1, created_at=now, document=text))
+        stored = _stored(row)
+    return Created(stored, key)
+
+
+def get_roster(session: Session, roster_id: str) -> StoredRoster:
+    with _transaction(session):
+        return _stored(_live(session, roster_id))
+
+
+def check_edit_key(session: Session, roster_id: str, key: str) -> None:
+    """Raise unless `key` is the roster's edit key. Deleted rosters still know their key."""
+    with _transaction(session):
+        row = _fetch(session, roster_id)
+        if row is None:
+            raise RosterNotFound(roster_id)
+        if not hmac.compare_digest(digest(key), row.edit_key_hash):
+            raise KeyRejected(roster_id)
+
+
+def replace_roster(session: Session, roster_id: str, document: Any,
+                   expected_version: int) -> StoredRoster:
+    """Store `document` as the next version if the roster is still at `expected_version`.
+
+    The version check and the write are one UPDATE, so of writers racing from the same version
+    exactly one wins; the others get VersionConflict with the winner's state.
+    """
+    doc = _document(document)
+    text = doc.model_dump_json()
+    now = utcnow()
+    with _transaction(session, write=True):
+        if 1 <= expected_version < MAX_VERSION:
+            moved = session.exec(
+                update(Roster)
+                .where(col(Roster.id) == roster_id, col(Roster.version) == expected_version,
+                       col(Roster.deleted_at).is_(None))
+                .values(version=Roster.version + 1, document=text, updated_at=now,
+                        **_summary(doc)))
+            if moved.rowcount == 1:
+                session.add(RevisionRow(roster_id=roster_id, version=expected_version + 1,
+                                        created_at=now, document=text))
+                session.flush()
+                return _stored(_live(session, roster_id))
+        raise VersionConflict(_stored(_live(session, roster_id)))
+
+
+def delete_roster(session: Session, roster_id: str) -> None:
+    """Hide the roster; it and its history stay restorable for RESTORE_DAYS days."""
+    with _transaction(session, write=True):
+        row = _fetch(session, roster_id)
+        if row is None:
+            raise RosterNotFound(roster_id)
+        # Deleting twice keeps the first deletion's date, so the grace period is not extended.
+        session.exec(update(Roster)
+                     .where(col(Roster.id) == roster_id, col(Roster.deleted_at).is_(None))
+                     .values(deleted_at=utcnow()))
+
+
+def restore_roster(session: Session, roster_id: str, *, days: int = RESTORE_DAYS) -> StoredRoster:
+    with _transaction(session, write=True):
+        row = _fetch(session, roster_id)
+        if row is None:
+            raise RosterNotFound(roster_id)
+        if row.deleted_at is not None:
+            if _utc(row.deleted_at) + timedelta(days=days) < utcnow():
+                raise RosterNotFound(roster_id)
+            session.exec(update(Roster).where(col(Roster.id) == roster_id)
+                         .values(deleted_at=None))
+        return _stored(_live(session, roster_id, days))
+
+
+def purge_deleted(session: Session, *, days: int = RESTORE_DAYS,
+                  now: datetime | None = None) -> int:
+    """Remove rosters deleted more than `days` ago, with their revisions. Returns how many."""
+    cutoff = (now or utcnow()) - timedelta(days=days)
+    with _transaction(session, write=True):
+        gone = session.exec(delete(Roster).where(col(Roster.deleted_at) < cutoff))
+        return int(gone.rowcount or 0)
+
+
+def copy_roster(session: Session, roster_id: str) -> Created:
+    """A new roster (new id, new key) holding the current document of a readable one."""
+    source = get_roster(session, roster_id)
+    return create_roster(session, source.document, copied_from=(source.id, source.version))
+
+
+def list_revisions(session: Session, roster_id: str) -> list[RevisionInfo]:
+    with _transaction(session):
+        _live(session, roster_id)
+        rows = session.exec(select(RevisionRow.version, RevisionRow.created_at)
+                            .where(RevisionRow.roster_id == roster_id)
+                            .order_by(col(RevisionRow.version))).all()
+        return [RevisionInfo(version, _utc(created)) for version, created in rows]
+
+
+def get_revision(session: Session, roster_id: str, version: int) -> Revision:
+    with _transaction(session):
+        _live(session, roster_id)
+        row = None
+        if 1 <= version <= MAX_VERSION:
+            row = session.exec(select(RevisionRow).where(RevisionRow.roster_id == roster_id,
+                                                         RevisionRow.version == version)).first()
+        if row is None:
+            raise RevisionNotFound(roster_id, version)
+        return Revision(row.version, _utc(row.created_at),
+                        _DOCUMENT.validate_json(row.document))
+
+
+# Devices: a browser remembered by an HttpOnly cookie, so "my rosters" needs no account.
+
+def new_device(session: Session) -> tuple[int, str]:
+    token = secrets.token_urlsafe(32)
+    device = Device(token_hash=digest(token), created_at=utcnow())
+    with _transaction(session, write=True):
+        session.add(device)
+        session.flush()
+        assert device.id is not None
+        device_id = device.id
+    return device_id, token
+
+
+def find_device(session: Session, token: str) -> int | None:
+    with _transaction(session):
+        return session.exec(select(Device.id).where(Device.token_hash == digest(token))).first()
+
+
+def remember(session: Session, device_id: int, roster_id: str, can_edit: bool) -> None:
+    """Note that the device opened the roster; once it could edit, it keeps that right."""
+    now = utcnow()
+    table = DeviceRoster.__table__
+    values = {"device_id": device_id, "roster_id": roster_id, "can_edit": can_edit,
+              "last_opened": now}
+    with _transaction(session, write=True):
+        _live(session, roster_id)
+        if session.get(Device, device_id) is None:
+            raise UnknownDevice(device_id)
+        dialect = session.get_bind().dialect.name
+        if dialect in ("sqlite", "postgresql"):
+            upsert = (sqlite.insert if dialect == "sqlite" else postgresql.insert)(table)
+            statement = upsert.values(**values).on_conflict_do_update(
+                index_elements=["device_id", "roster_id"],
+                set_={"can_edit": or_(table.c.can_edit, upsert.excluded.can_edit),
+                      "last_opened": upsert.excluded.last_opened})
+            session.exec(statement)
+            return
+        seen = session.get(DeviceRoster, (device_id, roster_id))
+        if seen is None:
+            session.exec(insert(table).values(**values))
+        else:
+            seen.can_edit = seen.can_edit or can_edit
+            seen.last_opened = now
+
+
+def can_edit(session: Session, device_id: int, roster_id: str) -> bool:
+    with _transaction(session):
+        granted = session.exec(select(DeviceRoster.can_edit)
+                               .where(DeviceRoster.device_id == device_id,
+                                      DeviceRoster.roster_id == roster_id)).first()
+        return bool(granted)
+
+
+def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str = "updated",
+               descending: bool = True) -> list[MyRoster]:
+    """The live rosters this device opened, filtered by name and sorted."""
+    order_by = {"name": Roster.search_name, "nation": Roster.nation, "points": Roster.total,
+                "updated": Roster.updated_at}
+    if sort not in order_by:
+        raise ValueError(f"sort must be one of {', '.join(SORT_KEYS)}, not {sort!r}")
+    column = col(order_by[sort])
+    statement = (
+        select(Roster.id, Roster.name, Roster.ruleset, Roster.nation, Roster.total,
+               Roster.points_limit, Roster.updated_at, DeviceRoster.can_edit)
+        .join(DeviceRoster, col(DeviceRoster.roster_id) == Roster.id)
+        .where(DeviceRoster.device_id == device_id, col(Roster.deleted_at).is_(None))
+        .order_by((column.desc() if descending else column.asc()).nulls_last(), col(Roster.id)))
+    needle = query.strip().casefold()
+    if needle:
+        statement = statement.where(col(Roster.search_name).contains(needle, autoescape=True))
+    with _transaction(session):
+        rows = session.exec(statement).all()
+        return [MyRoster(id=r[0], name=r[1], ruleset=r[2], nation=r[3], total=float(r[4]),
+                         points_limit=r[5], updated_at=_utc(r[6]), can_edit=bool(r[7]))
+                for r in rows]
