@@ -1,0 +1,110 @@
+"""Bands round to whole figures in the player's favour: floor(lo·N) … ceil(hi·N) hold, one figure
+beyond does not. The limits below are worked out by hand from each rule's band."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from app.rules.chainmail import validate
+from app.rules.chainmail.roster import ChainmailRoster
+from tests.unit.rule_cases import army, line, unit
+
+Builder = Callable[[int], dict[str, Any]]
+
+
+def some(troop: str, figures: int, weapon: str = "none") -> list[dict[str, Any]]:
+    """A line of `figures`, or none at all when there are no figures (a line needs one)."""
+    return [line(troop, figures, weapon)] if figures else []
+
+
+def units(*lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One unit per non-empty group of lines."""
+    return [unit(*group) for group in lines if group]
+
+
+def mongol_archers(k: int) -> dict[str, Any]:  # army of 23
+    return army("mongols", *units(some("light_horse", k, "bow"),
+                                  some("medium_horse", 23 - k, "lance")))
+
+
+def tatar_archers(k: int) -> dict[str, Any]:  # army of 23
+    return mongol_archers(k) | {"nation": "tatars"}
+
+
+def magyar_foot(k: int) -> dict[str, Any]:  # army of 21
+    return army("magyars", *units(some("light_horse", 21 - k), some("light_foot", k)))
+
+
+def magyar_light_horse(k: int) -> dict[str, Any]:  # horse of 13
+    return army("magyars", *units(some("light_horse", k) + some("medium_horse", 13 - k)))
+
+
+def russian_horse(k: int) -> dict[str, Any]:  # army of 33
+    return army("russians", *units(some("heavy_foot", 33 - k), some("medium_horse", k)))
+
+
+def russian_medium_horse(k: int) -> dict[str, Any]:  # horse of 7
+    return army("russians", *units(some("medium_horse", k) + some("light_horse", 7 - k),
+                                   some("heavy_foot", 30)))
+
+
+def polish_crossbows(k: int) -> dict[str, Any]:  # light horse of 30
+    return army("poles", *units(some("medium_horse", 90, "lance"),
+                                some("light_horse", 30 - k, "javelins"),
+                                some("light_horse", k, "crossbow")))
+
+
+def chinese_heavy_foot(k: int) -> dict[str, Any]:  # army of 47, "some" ≤ 10 %
+    return army("china", *units(some("light_foot", 47 - k, "polearm"), some("heavy_foot", k)))
+
+
+# (code, roster with k counted figures, k, holds)
+EDGES: list[tuple[str, Builder, int, bool]] = [
+    # 40–60 % of 23: 9.2 → 9 … 13.8 → 14
+    ("mongols.horse_archers", mongol_archers, 8, False),
+    ("mongols.horse_archers", mongol_archers, 9, True),
+    ("mongols.horse_archers", mongol_archers, 14, True),
+    ("mongols.horse_archers", mongol_archers, 15, False),
+    # 30–60 % of 23: 6.9 → 6 … 13.8 → 14
+    ("tatars.horse_archers", tatar_archers, 5, False),
+    ("tatars.horse_archers", tatar_archers, 6, True),
+    ("tatars.horse_archers", tatar_archers, 14, True),
+    ("tatars.horse_archers", tatar_archers, 15, False),
+    # ≤ 10 % of 21: 2.1 → 3
+    ("magyars.foot_share", magyar_foot, 0, True),
+    ("magyars.foot_share", magyar_foot, 3, True),
+    ("magyars.foot_share", magyar_foot, 4, False),
+    # 65–85 % of 13: 8.45 → 8 … 11.05 → 12
+    ("magyars.light_horse", magyar_light_horse, 7, False),
+    ("magyars.light_horse", magyar_light_horse, 8, True),
+    ("magyars.light_horse", magyar_light_horse, 12, True),
+    ("magyars.light_horse", magyar_light_horse, 13, False),
+    # 10–30 % of 33: 3.3 → 3 … 9.9 → 10
+    ("russians.horse_share", russian_horse, 2, False),
+    ("russians.horse_share", russian_horse, 3, True),
+    ("russians.horse_share", russian_horse, 10, True),
+    ("russians.horse_share", russian_horse, 11, False),
+    # ≥ 75 % of 7: 5.25 → 5
+    ("russians.medium_horse", russian_medium_horse, 4, False),
+    ("russians.medium_horse", russian_medium_horse, 5, True),
+    ("russians.medium_horse", russian_medium_horse, 7, True),
+    # 5–15 % of 30: 1.5 → 1 … 4.5 → 5
+    ("poles.light_crossbows", polish_crossbows, 0, False),
+    ("poles.light_crossbows", polish_crossbows, 1, True),
+    ("poles.light_crossbows", polish_crossbows, 5, True),
+    ("poles.light_crossbows", polish_crossbows, 6, False),
+    # "some" ≤ 10 % of 47: 4.7 → 5
+    ("china.some", chinese_heavy_foot, 5, True),
+    ("china.some", chinese_heavy_foot, 6, False),
+]
+
+
+@pytest.mark.parametrize(("code", "build", "count", "holds"), EDGES,
+                         ids=[f"{code} with {k}" for code, _, k, _ in EDGES])
+def test_bands_hold_at_their_rounded_edges_and_fail_one_figure_beyond(
+        code: str, build: Builder, count: int, holds: bool) -> None:
+    issues = validate(ChainmailRoster.model_validate(build(count)))
+    assert (code not in {issue.code for issue in issues}) is holds
