@@ -117,7 +117,7 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
     checks.append(RuleCheck(
         f"{nation}.unlisted", title, f"{title}: {UNLISTED.label(lang)} {unlisted}",
         unlisted == 0, severity(Severity.warning), value=str(unlisted),
-        hint=pick(lang, f"remove {unlisted} heavy horse", f"уберите {unlisted} тяжёлых всадников")
+        hint=pick(lang, f"remove {unlisted} heavy horse", f"уберите {unlisted}: тяжёлая конница")
         if unlisted else ""))
     return checks
 

@@ -1,0 +1,136 @@
+"""Issue messages state the arithmetic, in English by default and in Russian on request."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from app.rules.base import Issue, Lang
+from app.rules.chainmail import evaluate, validate
+from app.rules.chainmail.roster import ChainmailRoster
+from tests.unit.rule_cases import BREAKS, Case, army, case_id, line, unit
+
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+ENGLISH_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
+NAMES_IN_CASES = {"Nobody"}  # unit names the cases give, which no translation touches
+
+# Bands of the share rules as the rules page writes them.
+BANDS: dict[str, tuple[str, str]] = {
+    "magyars.light_horse": ("65–85 %", "65–85 %"),
+    "magyars.horse_archers": ("15–35 %", "15–35 %"),
+    "magyars.foot_share": ("at most 10 %", "не более 10 %"),
+    "mongols.medium_lancers": ("15–35 %", "15–35 %"),
+    "mongols.light_lancers": ("15–35 %", "15–35 %"),
+    "mongols.horse_archers": ("40–60 %", "40–60 %"),
+    "tatars.medium_lancers": ("15–35 %", "15–35 %"),
+    "tatars.light_lancers": ("15–35 %", "15–35 %"),
+    "tatars.horse_archers": ("30–60 %", "30–60 %"),
+    "poles.medium_lancers": ("65–85 %", "65–85 %"),
+    "poles.light_crossbows": ("5–15 %", "5–15 %"),
+    "russians.horse_share": ("10–30 %", "10–30 %"),
+    "russians.medium_horse": ("at least 75 %", "не менее 75 %"),
+    "russians.heavy_foot": ("40–60 %", "40–60 %"),
+    "russians.polearms": ("at least 50 %", "не менее 50 %"),
+    "russians.crossbows": ("5–15 %", "5–15 %"),
+    "saracens.archers": ("at least 50 %", "не менее 50 %"),
+    "saracens.light_horse": ("at least 50 %", "не менее 50 %"),
+    "spanish.knights_medium": ("at least 50 %", "не менее 50 %"),
+    "spanish.light_javelins": ("40–60 %", "40–60 %"),
+}
+SHARE_BREAKS = [case for case in BREAKS if case.code in BANDS]
+
+
+def message(doc: dict[str, Any], code: str, lang: Lang | None = None) -> str:
+    roster = ChainmailRoster.model_validate(doc)
+    issues: list[Issue] = validate(roster) if lang is None else validate(roster, lang)
+    (found,) = [issue for issue in issues if issue.code == code]
+    return found.message
+
+
+SIX_ARCHERS_OF_TWENTY = army("mongols", unit(line("medium_horse", 5, "lance")),
+                             unit(line("light_horse", 5, "lance")),
+                             unit(line("light_horse", 6, "bow")),
+                             unit(line("light_horse", 4, "javelins")))
+
+
+def test_the_issues_example_reads_as_the_issue_wrote_it_in_english_by_default() -> None:
+    assert message(SIX_ARCHERS_OF_TWENTY, "mongols.horse_archers") == (
+        "light horse with bows: 6 of 20 figures = 30 %, must be 40–60 % — add 2 to 6 more")
+
+
+def test_the_issues_example_states_the_same_arithmetic_in_russian() -> None:
+    text = message(SIX_ARCHERS_OF_TWENTY, "mongols.horse_archers", "ru")
+    assert "6 из 20" in text and "30 %" in text and "40–60 %" in text
+    assert re.search(r"\b2\b.*\b6\b", text.split("—")[-1])
+    assert CYRILLIC.search(text) and not ENGLISH_WORD.search(text)
+
+
+def test_the_price_result_carries_messages_in_the_language_asked_for() -> None:
+    roster = ChainmailRoster.model_validate(SIX_ARCHERS_OF_TWENTY)
+    english = evaluate(roster, "en").result["issues"]
+    russian = evaluate(roster, "ru").result["issues"]
+    assert [i["code"] for i in english] == [i["code"] for i in russian]
+    assert all(not CYRILLIC.search(i["message"]) for i in english)
+    assert all(CYRILLIC.search(i["message"]) for i in russian)
+
+
+@pytest.mark.parametrize("case", BREAKS, ids=case_id)
+def test_every_message_is_english_by_default_and_russian_on_request(case: Case) -> None:
+    english = message(case.roster, case.code)
+    russian = message(case.roster, case.code, "ru")
+    assert not CYRILLIC.search(english)
+    assert CYRILLIC.search(russian)
+    assert set(ENGLISH_WORD.findall(russian)) <= NAMES_IN_CASES
+
+
+@pytest.mark.parametrize("case", SHARE_BREAKS, ids=case_id)
+def test_a_share_message_gives_count_base_percentage_and_band(case: Case) -> None:
+    english = message(case.roster, case.code)
+    found = re.search(r": (\d+) of (\d+) [a-z' ()]*figures = ([\d.]+) %, must be ([^—]+) — ",
+                      english)
+    assert found, english
+    count, base, percent, band = found.groups()
+    assert abs(int(count) / int(base) * 100 - float(percent)) < 0.05
+    assert band.strip() == BANDS[case.code][0]
+    russian = message(case.roster, case.code, "ru")
+    assert f"{count} из {base}" in russian and f"{percent} %" in russian
+    assert BANDS[case.code][1] in russian
+
+
+def lowest_percent(band: str) -> float:
+    """The lower edge of a band as the page writes it: '40–60 %' 40, 'at most 10 %' 0."""
+    if band.startswith("at most"):
+        return 0.0
+    return float(re.search(r"\d+", band).group())
+
+
+@pytest.mark.parametrize("case", SHARE_BREAKS, ids=case_id)
+def test_a_share_message_says_to_add_when_short_and_remove_when_over(case: Case) -> None:
+    english = message(case.roster, case.code)
+    percent = float(re.search(r"= ([\d.]+) %", english).group(1))
+    verb = "add" if percent < lowest_percent(BANDS[case.code][0]) else "remove"
+    assert english.split(" — ")[-1].startswith(verb)
+
+
+def test_the_points_limit_message_gives_total_limit_and_excess() -> None:
+    doc = army("generic", unit(line("light_foot", 20, "longbow")), points_limit=97)
+    assert message(doc, "roster.over_limit") == (
+        "Points limit: 100 of 97 points — remove 3 points")
+    assert "100" in message(doc, "roster.over_limit", "ru")
+    assert "97" in message(doc, "roster.over_limit", "ru")
+    one_over = army("generic", unit(line("light_foot", 20, "longbow")), points_limit=99)
+    assert message(one_over, "roster.over_limit").endswith("remove 1 point")
+
+
+def test_a_fractional_excess_is_stated_exactly() -> None:
+    doc = army("generic", unit(line("militia", 33), mercenary=True), points_limit=12)
+    assert message(doc, "roster.over_limit").endswith("remove 0.375 points")
+
+
+def test_a_unit_message_names_the_unit_by_number_and_name() -> None:
+    doc = army("generic", unit(line("light_foot", 20, "longbow")),
+               unit(line("heavy_foot", 5, "lance"), name="Черная стража"))
+    assert message(doc, "unit.weapon_not_allowed").startswith("unit 2 “Черная стража”")
+    assert message(doc, "unit.weapon_not_allowed", "ru").startswith("отряд 2 «Черная стража»")
