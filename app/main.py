@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 
 from app import __version__, errors
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
 from app.limits import BodySizeLimit
-from app.routes import api, rosters
+from app.routes import api, pages, rosters
 from app.rules import RULESETS
+from app.web.security import SecurityHeaders
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -18,6 +24,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Muster", version=__version__,
                   description="Army builder and points calculator for Chainmail and more.",
                   lifespan=storage_lifespan(settings))
+    app.state.settings = settings
     errors.register_tags(set(RULESETS))
     errors.install(app)
 
@@ -30,6 +37,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api.router)
     app.include_router(rosters.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/healthz", tags=["operations"])
     def healthz() -> dict[str, str]:
@@ -37,4 +46,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
     return app

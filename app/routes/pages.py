@@ -1,0 +1,301 @@
+"""HTML pages: home and "my rosters", the editor, the share view, language, about.
+
+Every page route renders the whole page, or for htmx only the fragment that changed (with the
+totals and the rules panel refreshed out of band). Every action is a plain form too, so the
+builder works with JavaScript off (post, redirect, get).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import TypeAdapter, ValidationError
+
+from app import services
+from app.deps import SessionDep
+from app.errors import describe
+from app.rules import RULESETS, RosterDocument, get_ruleset
+from app.web import editing, i18n
+from app.web.composition import segments
+from app.web.security import csrf_ok, same_origin
+from app.web.templating import is_htmx, render
+
+router = APIRouter(include_in_schema=False)
+DOCUMENT = TypeAdapter(RosterDocument)
+DEVICE_COOKIE = "muster_device"
+CSRF_COOKIE = "muster_csrf"
+YEAR = 365 * 24 * 3600
+EDITOR_BLOCKS = ["editor", "summary", "rules"]
+
+
+# ---------------------------------------------------------------- cookies and context
+
+def _cookie_flags(request: Request) -> dict[str, Any]:
+    settings = request.app.state.settings
+    return {"httponly": True, "samesite": "lax", "secure": settings.secure_cookies, "path": "/"}
+
+
+def _csrf_value(request: Request) -> str:
+    """The page's CSRF token: the browser's csrf cookie, or a new one set with this answer."""
+    token = request.cookies.get(CSRF_COOKIE)
+    if not token or len(token) > 64:
+        token = getattr(request.state, "new_csrf", None) or secrets.token_urlsafe(18)
+        request.state.new_csrf = token
+    return token
+
+
+def _finish(request: Request, response: Response) -> Response:
+    new = getattr(request.state, "new_csrf", None)
+    if new:
+        response.set_cookie(CSRF_COOKIE, new, max_age=YEAR, **_cookie_flags(request))
+    new_device = getattr(request.state, "new_device", None)
+    if new_device:
+        response.set_cookie(DEVICE_COOKIE, new_device, max_age=YEAR, **_cookie_flags(request))
+    return response
+
+
+def _device(request: Request, session: Any, create: bool = False) -> int | None:
+    token = request.cookies.get(DEVICE_COOKIE, "")
+    device_id = services.find_device(session, token) if token else None
+    if device_id is None and create:
+        device_id, token = services.new_device(session)
+        request.state.new_device = token
+    return device_id
+
+
+def _names(lang: str, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
+    system = get_ruleset(ruleset)
+    catalogue = system.catalogue() if system else {}
+    key = "name_ru" if lang == "ru" else "name_en"
+    return {group: {item["id"]: item[key] for item in catalogue.get(group, [])}
+            for group in ("troop_types", "weapons", "engines", "nations", "unit_flags",
+                          "presets")}
+
+
+def page(request: Request, name: str, context: dict[str, Any], **kwargs: Any) -> Response:
+    lang = i18n.request_lang(request)
+    context = {"csrf": _csrf_value(request), "names": _names(lang), **context}
+    return _finish(request, render(request, name, context, **kwargs))
+
+
+def _redirect(request: Request, url: str) -> Response:
+    return _finish(request, RedirectResponse(url, status_code=303))
+
+
+async def _form(request: Request) -> editing.Form:
+    data = await request.form()
+    return editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
+
+
+def _refuse(request: Request, status: int, message: str) -> Response:
+    return page(request, "rosters/refused.html", {"message": message}, status_code=status)
+
+
+def _expired(request: Request) -> Response:
+    return _refuse(request, 403, i18n.gettext(
+        "This form has expired. Reload the page and try again."))
+
+
+def roster_context(request: Request, stored: services.StoredRoster) -> dict[str, Any]:
+    lang = i18n.request_lang(request)
+    system = RULESETS[stored.ruleset]
+    evaluation = system.evaluate(stored.document, lang)
+    catalogue = system.catalogue()
+    doc = stored.document.model_dump(mode="json")
+    return {
+        "roster": stored,
+        "doc": doc,
+        "result": evaluation.result,
+        "checks": evaluation.checks,
+        "catalogue": catalogue,
+        "bar": segments(doc["units"], [t["id"] for t in catalogue["troop_types"]]),
+        "share_url": str(request.base_url).rstrip("/") + f"/r/{stored.id}",
+    }
+
+
+# ---------------------------------------------------------------- home and my rosters
+
+SORTS = ("updated", "name", "nation", "points")
+
+
+@router.get("/")
+def home(request: Request, session: SessionDep, q: str = "", sort: str = "updated",
+         dir: str = "desc") -> Response:
+    sort = sort if sort in SORTS else "updated"
+    descending = dir != "asc"
+    device_id = _device(request, session)
+    mine = services.my_rosters(session, device_id, query=q[:120], sort=sort,
+                               descending=descending) if device_id else []
+    context = {"mine": mine, "q": q[:120], "sort": sort, "dir": "desc" if descending else "asc",
+               "error": None, "form": {}}
+    return page(request, "rosters/home.html", context, blocks=["my_rosters"])
+
+
+@router.post("/rosters/new")
+async def create(request: Request, session: SessionDep) -> Response:
+    form = await _form(request)
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return _expired(request)
+    raw_limit = form.get("points_limit", "").strip()
+    document = {"name": form.get("name", ""), "ruleset": form.get("ruleset", "chainmail"),
+                "nation": form.get("nation", "generic"),
+                "points_limit": raw_limit or None,
+                "historical": form.get("historical") == "on", "units": [], "engines": []}
+    try:
+        model = DOCUMENT.validate_python(document)
+    except ValidationError as exc:
+        device_id = _device(request, session)
+        mine = services.my_rosters(session, device_id) if device_id else []
+        return page(request, "rosters/home.html",
+                    {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": form,
+                     "error": "; ".join(f"{d['field']}: {d['message']}"
+                                        for d in describe(list(exc.errors())))},
+                    status_code=422)
+    created = services.create_roster(session, model)
+    device_id = _device(request, session, create=True)
+    assert device_id is not None
+    services.remember(session, device_id, created.roster.id, True)
+    # The key is shown once, on the editor, right after creation.
+    response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
+    response.set_cookie("muster_new_key", created.edit_key, max_age=600,
+                        **{**_cookie_flags(request), "path": f"/r/{created.roster.id}/edit"})
+    return response
+
+
+@router.get("/lang/{lang}")
+def switch_language(request: Request, lang: str, next: str = "/") -> Response:
+    chosen = i18n.as_lang(lang)
+    # Only local paths: the switch must not become an open redirect.
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if chosen:
+        response.set_cookie(i18n.LANG_COOKIE, chosen, max_age=YEAR, **_cookie_flags(request))
+    return response
+
+
+@router.get("/about")
+def about(request: Request) -> Response:
+    return page(request, "rosters/about.html", {})
+
+
+# ---------------------------------------------------------------- share view and copy
+
+@router.get("/r/{roster_id}")
+def view(request: Request, roster_id: str, session: SessionDep) -> Response:
+    try:
+        stored = services.get_roster(session, roster_id)
+    except services.RosterNotFound:
+        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    device_id = _device(request, session)
+    if device_id is not None:
+        services.remember(session, device_id, stored.id, False)
+    return page(request, "rosters/view.html", roster_context(request, stored))
+
+
+@router.post("/r/{roster_id}/copy")
+async def copy(request: Request, roster_id: str, session: SessionDep) -> Response:
+    form = await _form(request)
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return _expired(request)
+    try:
+        created = services.copy_roster(session, roster_id)
+    except services.RosterNotFound:
+        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    device_id = _device(request, session, create=True)
+    assert device_id is not None
+    services.remember(session, device_id, created.roster.id, True)
+    response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
+    response.set_cookie("muster_new_key", created.edit_key, max_age=600,
+                        **{**_cookie_flags(request), "path": f"/r/{created.roster.id}/edit"})
+    return response
+
+
+# ---------------------------------------------------------------- the editor
+
+@router.get("/r/{roster_id}/edit")
+def editor(request: Request, roster_id: str, session: SessionDep, key: str = "") -> Response:
+    if key:
+        # Exchange the edit link for a device grant, so the key leaves the address bar.
+        try:
+            services.check_edit_key(session, roster_id, key)
+        except services.RosterNotFound:
+            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+        except services.KeyRejected:
+            return _refuse(request, 403, i18n.gettext("This edit link is not valid."))
+        device_id = _device(request, session, create=True)
+        assert device_id is not None
+        services.remember(session, device_id, roster_id, True)
+        return _redirect(request, f"/r/{quote(roster_id)}/edit")
+    try:
+        stored = services.get_roster(session, roster_id)
+    except services.RosterNotFound:
+        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    device_id = _device(request, session)
+    if device_id is None or not services.can_edit(session, device_id, roster_id):
+        return _refuse(request, 403, i18n.gettext(
+            "This browser may not edit this roster. "
+            "Open its edit link, or copy it to your rosters."))
+    services.remember(session, device_id, roster_id, True)
+    context = roster_context(request, stored)
+    new_key = request.cookies.get("muster_new_key")
+    context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
+    response = page(request, "rosters/edit.html", context)
+    if new_key:
+        response.delete_cookie("muster_new_key", path=f"/r/{roster_id}/edit")
+    return response
+
+
+@router.post("/r/{roster_id}/edit")
+async def edit(request: Request, roster_id: str, session: SessionDep) -> Response:
+    form = await _form(request)
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")) or \
+            not same_origin(request):
+        return _expired(request)
+    device_id = _device(request, session)
+    if device_id is None or not services.can_edit(session, device_id, roster_id):
+        return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
+    try:
+        stored = services.get_roster(session, roster_id)
+    except services.RosterNotFound:
+        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    try:
+        expected = int(form.get("version", ""))
+    except ValueError:
+        expected = -1
+    problem: str | None = None
+    status = 200
+    if expected != stored.version:
+        problem = i18n.gettext(
+            "This roster was changed in another tab or by another device (now version %(v)s). "
+            "Your last change was not saved: the list below is the current one; "
+            "reload and make the change again.") % {"v": stored.version}
+        status = 409
+    else:
+        try:
+            changed = editing.apply(stored.document.model_dump(mode="json"), form)
+            model = DOCUMENT.validate_python(changed)
+            stored = services.replace_roster(session, roster_id, model, expected)
+        except editing.EditError as exc:
+            problem, status = f"{exc.field}: {exc.message}", 422
+        except ValidationError as exc:
+            problem = "; ".join(f"{d['field']}: {d['message']}"
+                                for d in describe(list(exc.errors()))[:5])
+            status = 422
+        except services.VersionConflict as exc:
+            stored = exc.current
+            problem = i18n.gettext(
+                "This roster was changed in another tab or by another device (now version "
+                "%(v)s). Your last change was not saved: reload and make it again."
+            ) % {"v": stored.version}
+            status = 409
+    if problem is None and not is_htmx(request):
+        anchor = f"#unit-{form['unit']}" if form.get("unit", "").isdigit() else ""
+        return _redirect(request, f"/r/{quote(roster_id)}/edit{anchor}")
+    context = roster_context(request, stored)
+    context.update(problem=problem, edit_url=None)
+    return page(request, "rosters/edit.html", context, blocks=EDITOR_BLOCKS,
+                status_code=status)

@@ -1,0 +1,78 @@
+"""Page language: gettext catalogues compiled by Babel, chosen per request.
+
+Order of choice: an explicit `?lang=` on the request, the remembered `lang` cookie, the
+browser's Accept-Language, then English.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from babel.core import Locale, negotiate_locale
+from babel.support import NullTranslations, Translations
+from starlette.requests import Request
+
+from app.rules.base import LANGS, Lang
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+DOMAIN = "messages"
+LANG_COOKIE = "lang"
+_current: ContextVar[Lang] = ContextVar("muster_lang", default="en")
+
+
+@cache
+def translations(lang: Lang) -> NullTranslations:
+    return Translations.load(str(LOCALE_DIR), [lang], DOMAIN)
+
+
+def as_lang(value: str | None) -> Lang | None:
+    return value if value in LANGS else None  # type: ignore[return-value]
+
+
+def from_accept_language(header: str) -> Lang | None:
+    """The first supported language in an Accept-Language header, by quality."""
+    weighted: list[tuple[float, str]] = []
+    for position, part in enumerate(header.split(",")):
+        piece = part.strip()
+        if not piece:
+            continue
+        tag, _, params = piece.partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        weighted.append((-quality + position * 1e-6, tag.strip().replace("-", "_")))
+    preferred = [tag for _, tag in sorted(weighted) if tag and tag != "*"]
+    chosen = negotiate_locale(preferred, list(LANGS), sep="_")
+    if chosen:
+        return as_lang(Locale.parse(chosen).language)
+    return None
+
+
+def request_lang(request: Request) -> Lang:
+    return (
+        as_lang(request.query_params.get("lang"))
+        or as_lang(request.cookies.get(LANG_COOKIE))
+        or from_accept_language(request.headers.get("accept-language", ""))
+        or "en"
+    )
+
+
+def use_lang(lang: Lang) -> None:
+    _current.set(lang)
+
+
+def current_lang() -> Lang:
+    return _current.get()
+
+
+def gettext(message: str) -> str:
+    return translations(_current.get()).ugettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return translations(_current.get()).ungettext(singular, plural, n)

@@ -1,0 +1,270 @@
+"""The HTML builder through a test client: what a player sees and what is stored."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+HX = {"HX-Request": "true"}
+
+
+def csrf_of(client: TestClient) -> str:
+    client.get("/")
+    token = client.cookies.get("muster_csrf")
+    assert token, "the home page sets a CSRF cookie"
+    return token
+
+
+def create_army(client: TestClient, name: str = "Орда", nation: str = "mongols",
+                limit: str = "300") -> str:
+    response = client.post("/rosters/new", data={
+        "csrf": csrf_of(client), "name": name, "nation": nation, "points_limit": limit,
+        "historical": "on", "ruleset": "chainmail"}, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    match = re.fullmatch(r"/r/([A-Za-z0-9_-]+)/edit\?created=1", response.headers["location"])
+    assert match
+    return match.group(1)
+
+
+def version_of(client: TestClient, roster_id: str) -> int:
+    return client.get(f"/api/v1/rosters/{roster_id}").json()["version"]
+
+
+def edit(client: TestClient, roster_id: str, htmx: bool = False, **fields: str) -> object:
+    data = {"csrf": client.cookies.get("muster_csrf"),
+            "version": str(version_of(client, roster_id)), **fields}
+    return client.post(f"/r/{roster_id}/edit", data=data, headers=HX if htmx else {},
+                       follow_redirects=False)
+
+
+def document(client: TestClient, roster_id: str) -> dict:
+    return client.get(f"/api/v1/rosters/{roster_id}").json()["document"]
+
+
+def test_home_speaks_english_by_default_and_russian_when_the_browser_asks(
+        client: TestClient) -> None:
+    assert "New army" in client.get("/").text
+    russian = client.get("/", headers={"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}).text
+    assert "Новая армия" in russian and 'lang="ru"' in russian
+
+
+def test_language_switch_is_remembered_and_names_troops_in_russian(client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    switch = client.get(f"/lang/ru?next=/r/{roster_id}/edit", follow_redirects=False)
+    assert switch.status_code == 303 and switch.headers["location"] == f"/r/{roster_id}/edit"
+    page = client.get(f"/r/{roster_id}/edit").text
+    assert "Лёгкий всадник" in page and "Композитный лук" in page
+    assert "Добавить отряд" in page
+
+
+def test_language_switch_refuses_to_redirect_off_site(client: TestClient) -> None:
+    response = client.get("/lang/ru?next=//evil.example/", follow_redirects=False)
+    assert response.headers["location"] == "/"
+
+
+def test_creating_an_army_opens_the_editor_and_shows_the_edit_link_once(
+        client: TestClient) -> None:
+    roster_id = create_army(client, name="Кешиг")
+    first = client.get(f"/r/{roster_id}/edit?created=1").text
+    match = re.search(r'id="edit-link" readonly value="([^"]+)"', first)
+    assert match and f"/r/{roster_id}/edit?key=" in match.group(1)
+    second = client.get(f"/r/{roster_id}/edit").text
+    assert 'id="edit-link"' not in second
+    assert "Кешиг" in second
+
+
+def test_adding_a_unit_without_javascript_posts_and_redirects(client: TestClient) -> None:
+    roster_id = create_army(client)
+    response = edit(client, roster_id, op="add_unit", preset="swiss_pikemen")
+    assert response.status_code == 303
+    assert response.headers["location"].startswith(f"/r/{roster_id}/edit")
+    units = document(client, roster_id)["units"]
+    assert units[0]["lines"] == [{"troop": "heavy_foot", "figures": 24, "weapon": "pike"}]
+    page = client.get(f"/r/{roster_id}/edit").text
+    assert "72" in page  # 24 × 3 points
+
+
+def test_an_htmx_change_returns_the_fragment_with_totals_and_rules_out_of_band(
+        client: TestClient) -> None:
+    roster_id = create_army(client)
+    response = edit(client, roster_id, htmx=True, op="add_unit", preset="horse_archers")
+    assert response.status_code == 200
+    assert "HX-Request" in response.headers["vary"]
+    body = response.text
+    assert "<html" not in body and 'id="editor"' in body
+    assert 'id="summary" ' in body and 'id="rules-panel"' in body
+    assert body.count('hx-swap-oob="true"') == 2
+    assert "70" in body  # 10 light horse with composite bows: 10 × 7
+
+
+def test_changing_a_units_figures_updates_the_cost_and_the_rule_verdicts(
+        client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    body = edit(client, roster_id, htmx=True, op="update_unit", unit="0", unit_name="Лучники",
+                figures_0="4", troop_0="light_horse", weapon_0="composite_bow").text
+    assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 4
+    assert "28" in body
+    assert 'data-code="mongols.medium_lancers"' in body
+
+
+def test_a_mixed_horse_unit_gets_a_second_line(client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="light_lancers")
+    edit(client, roster_id, op="update_unit", unit="0", action="add_line", figures_0="10",
+         troop_0="light_horse", weapon_0="lance")
+    lines = document(client, roster_id)["units"][0]["lines"]
+    assert [line["troop"] for line in lines] == ["light_horse", "medium_horse"]
+
+
+def test_duplicate_move_and_remove_units(client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="knights")
+    edit(client, roster_id, op="add_unit", preset="peasants")
+    edit(client, roster_id, op="update_unit", unit="1", action="duplicate", figures_0="30",
+         troop_0="peasant", weapon_0="none")
+    edit(client, roster_id, op="update_unit", unit="2", action="move_up", figures_0="30",
+         troop_0="peasant", weapon_0="none")
+    edit(client, roster_id, op="update_unit", unit="0", action="remove_unit", figures_0="10",
+         troop_0="heavy_horse", weapon_0="lance")
+    units = document(client, roster_id)["units"]
+    assert [u["lines"][0]["troop"] for u in units] == ["peasant", "peasant"]
+
+
+def test_engines_are_added_and_priced(client: TestClient) -> None:
+    roster_id = create_army(client, nation="generic")
+    edit(client, roster_id, op="add_engine", kind="bombard", count="1", mercenary="on")
+    roster = client.get(f"/api/v1/rosters/{roster_id}").json()
+    assert roster["document"]["engines"] == [{"kind": "bombard", "count": 1, "mercenary": True}]
+    assert roster["result"]["total"] == 15
+
+
+def test_bad_figures_are_refused_with_the_field_named_and_nothing_changes(
+        client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    before = version_of(client, roster_id)
+    for bad in ("abc", "0", "100001"):
+        response = edit(client, roster_id, htmx=True, op="update_unit", unit="0",
+                        figures_0=bad, troop_0="light_horse", weapon_0="composite_bow")
+        assert response.status_code == 422
+        assert "figures" in response.text
+    assert version_of(client, roster_id) == before
+
+
+def test_a_stale_tab_sees_a_conflict_and_its_change_is_not_applied(client: TestClient) -> None:
+    roster_id = create_army(client)
+    stale = version_of(client, roster_id)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
+        "csrf": client.cookies.get("muster_csrf"), "version": str(stale),
+        "op": "add_unit", "preset": "knights"})
+    assert response.status_code == 409
+    assert "another tab" in response.text and "Reload" in response.text
+    assert len(document(client, roster_id)["units"]) == 1
+
+
+def test_changes_without_the_csrf_token_or_from_another_site_are_refused(
+        client: TestClient) -> None:
+    roster_id = create_army(client)
+    version = str(version_of(client, roster_id))
+    no_token = client.post(f"/r/{roster_id}/edit", data={
+        "version": version, "op": "add_unit", "preset": "knights"})
+    assert no_token.status_code == 403
+    cross_site = client.post(f"/r/{roster_id}/edit", headers={"Origin": "https://evil.example"},
+                             data={"csrf": client.cookies.get("muster_csrf"), "version": version,
+                                   "op": "add_unit", "preset": "knights"})
+    assert cross_site.status_code == 403
+    assert document(client, roster_id)["units"] == []
+
+
+def test_another_browser_can_view_but_not_edit(client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    with TestClient(client.app) as stranger:
+        view = stranger.get(f"/r/{roster_id}")
+        assert view.status_code == 200
+        assert "/edit" not in view.text.replace(f"/r/{roster_id}/edit?key", "")
+        assert 'name="op"' not in view.text
+        assert "Copy to my rosters" in view.text
+        assert stranger.get(f"/r/{roster_id}/edit").status_code == 403
+        token = csrf_of(stranger)
+        refused = stranger.post(f"/r/{roster_id}/edit", data={
+            "csrf": token, "version": "2", "op": "add_unit", "preset": "knights"})
+        assert refused.status_code == 403
+
+
+def test_the_edit_link_is_exchanged_for_a_cookie_and_leaves_the_address_bar(
+        client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json={
+        "name": "API army", "ruleset": "chainmail", "nation": "poles"}).json()
+    with TestClient(client.app) as owner:
+        wrong = owner.get(f"/r/{created['id']}/edit?key=not-the-key", follow_redirects=False)
+        assert wrong.status_code == 403
+        response = owner.get(f"/r/{created['id']}/edit?key={created['edit_key']}",
+                             follow_redirects=False)
+        assert response.status_code == 303
+        assert response.headers["location"] == f"/r/{created['id']}/edit"
+        assert "muster_device" in response.cookies
+        assert "httponly" in response.headers["set-cookie"].lower()
+        assert owner.get(f"/r/{created['id']}/edit").status_code == 200
+        listing = owner.get("/").text
+        assert "API army" in listing
+
+
+def test_copy_to_my_rosters_makes_an_editable_copy(client: TestClient) -> None:
+    roster_id = create_army(client, name="Original")
+    with TestClient(client.app) as friend:
+        token = csrf_of(friend)
+        response = friend.post(f"/r/{roster_id}/copy", data={"csrf": token},
+                               follow_redirects=False)
+        assert response.status_code == 303
+        copy_id = response.headers["location"].split("/")[2]
+        assert copy_id != roster_id
+        assert friend.get(f"/r/{copy_id}/edit").status_code == 200
+
+
+def test_my_rosters_search_and_sort(client: TestClient) -> None:
+    for name, limit in (("Alpha", "100"), ("Bravo", "300"), ("Charlie", "200")):
+        create_army(client, name=name, nation="generic", limit=limit)
+    names = re.findall(r'<td><a href="/r/[^"]+">([^<]+)</a>', client.get(
+        "/?sort=name&dir=asc").text)
+    assert names == ["Alpha", "Bravo", "Charlie"]
+    found = client.get("/?q=rav", headers=HX).text
+    assert "Bravo" in found and "Alpha" not in found and "<html" not in found
+
+
+@pytest.mark.parametrize("hostile", ["<script>alert(1)</script>", '" onmouseover="x',
+                                     "<img src=x onerror=alert(1)>"])
+def test_hostile_names_are_shown_inert(client: TestClient, hostile: str) -> None:
+    roster_id = create_army(client, name=hostile)
+    edit(client, roster_id, op="add_unit", preset="knights", unit_name=hostile)
+    for path in ("/", f"/r/{roster_id}", f"/r/{roster_id}/edit"):
+        html = client.get(path).text
+        assert hostile not in html
+        assert "<script>alert" not in html and 'onmouseover="x' not in html
+
+
+def test_every_page_carries_a_strict_content_security_policy(client: TestClient) -> None:
+    roster_id = create_army(client)
+    for path in ("/", "/about", f"/r/{roster_id}", f"/r/{roster_id}/edit"):
+        response = client.get(path)
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert "frame-ancestors 'none'" in csp
+        assert response.headers["referrer-policy"] == "no-referrer"
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", response.text), "inline script"
+        assert not re.search(r"\son[a-z]+=", response.text), "inline event handler"
+
+
+def test_about_page_lists_the_interpretations_in_both_languages(client: TestClient) -> None:
+    assert "Mercenaries cost one half" in client.get("/about").text
+    assert "Наёмники стоят половину" in client.get("/about?lang=ru").text
+
+
+def test_unknown_roster_pages_answer_404(client: TestClient) -> None:
+    assert client.get("/r/doesnotexist").status_code == 404
+    assert client.get("/r/doesnotexist/edit").status_code == 404
