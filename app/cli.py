@@ -1,11 +1,22 @@
-"""The `muster` command: serve, migrate, backup."""
+"""The `muster` command: serve, migrate, backup, purge."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sqlite3
 import sys
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
 
 from app.config import get_settings
+
+
+def say(en: str, ru: str, *, error: bool = False) -> None:
+    """Print in the operator's language: Russian when LANG (or LC_ALL) asks for it."""
+    language = os.environ.get("LC_ALL") or os.environ.get("LANG") or ""
+    print(ru if language.lower().startswith("ru") else en, file=sys.stderr if error else sys.stdout)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -17,15 +28,109 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def migrate(args: argparse.Namespace) -> int:
+    from alembic.util import CommandError
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from app import db
+
+    settings = get_settings()
+    where = make_url(settings.db_url).render_as_string(hide_password=True)
+    engine = db.make_engine(settings)
+    try:
+        db.migrate(engine, args.revision)
+        revision = db.current_revision(engine)
+    except (CommandError, SQLAlchemyError) as error:
+        say(f"{where}: migration failed: {error}", f"{where}: миграция не удалась: {error}",
+            error=True)
+        return 1
+    finally:
+        engine.dispose()
+    say(f"{where}: schema at revision {revision}", f"{where}: схема в ревизии {revision}")
+    return 0
+
+
+def purge(args: argparse.Namespace) -> int:
+    from sqlmodel import Session
+
+    from app import db, services
+
+    engine = db.make_engine(get_settings())
+    try:
+        db.migrate(engine)
+        with Session(engine) as session:
+            gone = services.purge_deleted(session)
+    finally:
+        engine.dispose()
+    days = services.RESTORE_DAYS
+    say(f"purged {gone} rosters deleted more than {days} days ago",
+        f"удалено навсегда армий, удалённых более {days} дней назад: {gone}")
+    return 0
+
+
+def backup(args: argparse.Namespace) -> int:
+    """Copy the live SQLite database with SQLite's online backup API (safe while serving)."""
+    from app import db
+
+    settings = get_settings()
+    if not db.is_sqlite(settings.db_url):
+        say("backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. "
+            "`pg_dump --format=custom --file=muster.dump \"$DATABASE_URL\"`",
+            "backup копирует базу SQLite; для PostgreSQL используйте pg_dump, например "
+            "`pg_dump --format=custom --file=muster.dump \"$DATABASE_URL\"`", error=True)
+        return 2
+    source = db.sqlite_path(settings.db_url)
+    if source is None or not source.is_file():
+        say(f"no database file at {source}: nothing to back up",
+            f"файла базы {source} нет: копировать нечего", error=True)
+        return 1
+    target = Path(args.path)
+    if target.is_dir():
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        target = target / f"muster-{stamp}.db"
+    if target.exists():
+        say(f"{target} exists; choose a new file name", f"{target} уже есть; выберите новое имя",
+            error=True)
+        return 1
+    if not target.parent.is_dir():
+        say(f"no directory {target.parent}", f"каталога {target.parent} нет", error=True)
+        return 1
+    # Written beside the target and renamed at the end: no half-written backup under its name.
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with closing(sqlite3.connect(source)) as live, closing(sqlite3.connect(partial)) as copy:
+            live.execute(f"PRAGMA busy_timeout = {settings.db_busy_timeout_ms}")
+            live.backup(copy)
+            verdict = copy.execute("PRAGMA integrity_check").fetchone()[0]
+        if verdict != "ok":
+            raise sqlite3.DatabaseError(f"integrity_check: {verdict}")
+        partial.replace(target)
+    except (OSError, sqlite3.Error) as error:
+        partial.unlink(missing_ok=True)
+        say(f"backup failed: {error}", f"копирование не удалось: {error}", error=True)
+        return 1
+    say(f"backed up {source} to {target}", f"база {source} скопирована в {target}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="muster", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    p = commands.add_parser("serve", help="start the web server")
+    p = commands.add_parser("serve", help="start the web server (applies migrations first)")
     p.add_argument("--host", default=None)
     p.add_argument("--port", type=int, default=None)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--log-level", default="info")
     p.set_defaults(func=serve)
+    p = commands.add_parser("migrate", help="apply pending database migrations")
+    p.add_argument("--revision", default="head", help="target revision (default: head)")
+    p.set_defaults(func=migrate)
+    p = commands.add_parser("backup", help="copy the SQLite database to PATH while it runs")
+    p.add_argument("path", help="the backup file to write, or a directory for a dated file")
+    p.set_defaults(func=backup)
+    p = commands.add_parser("purge", help="remove rosters deleted more than 30 days ago")
+    p.set_defaults(func=purge)
     args = parser.parse_args(argv)
     return int(args.func(args))
 

@@ -1,16 +1,60 @@
-"""Fixtures shared by every test layer."""
+"""Fixtures shared by every test layer.
+
+`client` is the whole app on a SQLite file of its own. The storage fixtures (`database_url`,
+`engine`, `session`, `api`) are parametrized: each test using them runs on SQLite and on
+PostgreSQL (a fresh schema per test; see tests/helpers/databases.py).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlmodel import Session
 
+from app.db import make_engine, migrate
 from app.main import create_app
+from tests.helpers.databases import database, settings_for, sqlite_url
 
 
 @pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as test_client:
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(settings_for(sqlite_url(tmp_path)))) as test_client:
+        yield test_client
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def database_url(backend: str, tmp_path: Path) -> Iterator[str]:
+    """An empty database (no tables yet) on each backend."""
+    with database(backend, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    """An engine on a database migrated to head."""
+    built = make_engine(settings_for(database_url))
+    migrate(built)
+    yield built
+    built.dispose()
+
+
+@pytest.fixture
+def session(engine: Engine) -> Iterator[Session]:
+    with Session(engine) as opened:
+        yield opened
+
+
+@pytest.fixture
+def api(database_url: str) -> Iterator[TestClient]:
+    """The app (migrating on start) on each backend."""
+    with TestClient(create_app(settings_for(database_url))) as test_client:
         yield test_client

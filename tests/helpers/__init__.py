@@ -1,0 +1,1 @@
+"""Test support: throwaway databases and real server processes."""

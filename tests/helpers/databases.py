@@ -1,0 +1,82 @@
+"""Throwaway databases: a SQLite file in a temp dir, or a fresh PostgreSQL schema per test.
+
+PostgreSQL tests run when the server at MUSTER_TEST_POSTGRES_URL answers (default: the local
+one) and are skipped otherwise, unless MUSTER_REQUIRE_POSTGRES=1 makes that a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+from app.config import Settings
+
+POSTGRES_URL = os.environ.get("MUSTER_TEST_POSTGRES_URL",
+                              "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+POSTGRES_REQUIRED = os.environ.get("MUSTER_REQUIRE_POSTGRES") == "1"
+
+
+def sqlite_url(directory: Path) -> str:
+    return f"sqlite:///{directory / 'muster.db'}"
+
+
+def settings_for(url: str, **overrides: object) -> Settings:
+    return Settings(_env_file=None, DATABASE_URL=url, **overrides)  # type: ignore[call-arg]
+
+
+def _libpq(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@functools.cache
+def _postgres_problem() -> str | None:
+    try:
+        with psycopg.connect(_libpq(POSTGRES_URL), connect_timeout=3):
+            return None
+    except psycopg.Error as error:
+        return str(error).strip() or type(error).__name__
+
+
+def require_postgres() -> None:
+    problem = _postgres_problem()
+    if problem is None:
+        return
+    where = make_url(POSTGRES_URL).render_as_string(hide_password=True)
+    message = (f"PostgreSQL at {where} is unreachable ({problem}); set MUSTER_TEST_POSTGRES_URL "
+               "to a reachable server to run the storage tests there")
+    if POSTGRES_REQUIRED:
+        pytest.fail(f"MUSTER_REQUIRE_POSTGRES=1 but {message}", pytrace=False)
+    pytest.skip(message)
+
+
+@contextmanager
+def fresh_schema() -> Iterator[str]:
+    """A URL whose connections live in a new, empty schema, dropped afterwards."""
+    require_postgres()
+    schema = f"muster_test_{secrets.token_hex(6)}"
+    with psycopg.connect(_libpq(POSTGRES_URL), autocommit=True) as admin:
+        admin.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield (make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+               .render_as_string(hide_password=False))
+    finally:
+        with psycopg.connect(_libpq(POSTGRES_URL), autocommit=True) as admin:
+            admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@contextmanager
+def database(backend: str, directory: Path) -> Iterator[str]:
+    """A URL of an empty database of the given backend ("sqlite" or "postgresql")."""
+    if backend == "sqlite":
+        yield sqlite_url(directory)
+    else:
+        with fresh_schema() as url:
+            yield url

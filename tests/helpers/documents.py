@@ -1,0 +1,16 @@
+"""Roster documents for storage tests (the pricing itself is tested in tests/unit)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def army(name: str = "Орда Субэдэя", *, figures: int = 10, points_limit: int | None = 300,
+         nation: str = "mongols") -> dict[str, Any]:
+    return {
+        "name": name, "ruleset": "chainmail", "nation": nation, "points_limit": points_limit,
+        "historical": True, "fortifications": False,
+        "units": [{"name": "Кешиг", "mercenary": False, "flags": ["commander"],
+                   "lines": [{"troop": "medium_horse", "figures": figures, "weapon": "lance"}]}],
+        "engines": [],
+    }

@@ -1,0 +1,82 @@
+"""Real uvicorn processes, for what a TestClient cannot show: concurrency, crashes, restarts."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, as when the machine loses the process."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+@contextmanager
+def running_server(database_url: str, log_dir: Path, *, workers: int = 1,
+                   ready_within: float = 30.0) -> Iterator[Server]:
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url}
+    command = [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
+               "--port", str(port), "--log-level", "warning"]
+    if workers > 1:
+        command += ["--workers", str(workers)]
+    log = log_dir / f"uvicorn-{port}.log"
+    with log.open("wb") as sink:
+        # A session of its own, so stop/kill reach the workers and nothing else.
+        process = subprocess.Popen(command, cwd=PROJECT, env=env, stdout=sink,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    try:
+        _wait_until_ready(server, ready_within)
+        yield server
+    finally:
+        server.stop()
+
+
+def _wait_until_ready(server: Server, within: float) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"server exited with {server.process.returncode}:\n"
+                               f"{server.log.read_text(errors='replace')}")
+        try:
+            if httpx.get(f"{server.url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"server not ready in {within}s:\n{server.log.read_text(errors='replace')}")

@@ -1,0 +1,126 @@
+"""The Alembic migrations: they build the schema the models declare, from nothing or from the
+previous head, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, text
+from sqlmodel import Session, SQLModel
+
+import app.models  # noqa: F401  (the tables compared against)
+from app import services
+from app.db import alembic_config, current_revision, make_engine, migrate
+from tests.helpers.databases import settings_for, sqlite_url
+
+
+@pytest.fixture
+def empty(database_url: str) -> Iterator[Engine]:
+    built = make_engine(settings_for(database_url))
+    yield built
+    built.dispose()
+
+
+def differences(engine: Engine) -> list[object]:
+    with engine.connect() as connection:
+        return list(compare_metadata(MigrationContext.configure(connection), SQLModel.metadata))
+
+
+def heads() -> tuple[str, str]:
+    """(previous head, head) as the migration scripts declare them."""
+    script = ScriptDirectory.from_config(alembic_config())
+    head = script.get_revision("head")
+    assert head is not None and isinstance(head.down_revision, str)
+    return head.down_revision, head.revision
+
+
+def test_upgrading_an_empty_database_gives_exactly_the_models_schema(empty: Engine) -> None:
+    migrate(empty)
+    assert current_revision(empty) == heads()[1]
+    assert differences(empty) == []
+
+
+def test_the_schema_comparison_notices_a_missing_migration(empty: Engine) -> None:
+    migrate(empty, heads()[0])
+    found = differences(empty)
+    assert any(d[0] == "add_table" and d[1].name == "device" for d in found  # type: ignore[index]
+               if isinstance(d, tuple))
+
+
+def test_upgrading_from_the_previous_head_keeps_rosters_and_their_history(
+        empty: Engine) -> None:
+    previous, head = heads()
+    migrate(empty, previous)
+    # Rows as the previous schema held them (no search_name yet), written by hand.
+    document = ('{"name": "Орда Субэдэя", "ruleset": "chainmail", "nation": "mongols", '
+                '"points_limit": 300, "units": [], "engines": []}')
+    with empty.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO roster (id, edit_key_hash, version, document, name, ruleset, nation, "
+            "total, points_limit, valid, created_at, updated_at) VALUES ('oldroster0000000', "
+            "'0', 2, :doc, 'Орда Субэдэя', 'chainmail', 'mongols', 0, 300, false, "
+            ":now, :now)"), {"doc": document, "now": "2024-05-01 10:00:00"})
+        for version in (1, 2):
+            connection.execute(text(
+                "INSERT INTO revision (roster_id, version, created_at, document) "
+                "VALUES ('oldroster0000000', :v, :now, :doc)"),
+                {"v": version, "doc": document, "now": "2024-05-01 10:00:00"})
+    migrate(empty)
+    assert current_revision(empty) == head
+    assert differences(empty) == []
+    with Session(empty) as session:
+        kept = services.get_roster(session, "oldroster0000000")
+        assert (kept.name, kept.version) == ("Орда Субэдэя", 2)
+        assert [r.version for r in services.list_revisions(session, kept.id)] == [1, 2]
+        device_id, _ = services.new_device(session)
+        services.remember(session, device_id, kept.id, False)
+        assert [m.id for m in services.my_rosters(session, device_id, query="ОРДА")] == [kept.id]
+
+
+def test_migrating_again_changes_nothing(empty: Engine) -> None:
+    migrate(empty)
+    with Session(empty) as session:
+        roster_id = services.create_roster(session, _army()).roster.id
+    migrate(empty)
+    with Session(empty) as session:
+        assert services.get_roster(session, roster_id).version == 1
+
+
+def test_downgrading_to_the_previous_head_and_back_works(empty: Engine) -> None:
+    from alembic import command
+
+    previous, head = heads()
+    migrate(empty)
+    with empty.begin() as connection:
+        command.downgrade(alembic_config(connection), previous)
+    assert current_revision(empty) == previous
+    migrate(empty)
+    assert differences(empty) == []
+
+
+def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
+    engine = make_engine(settings_for(sqlite_url(tmp_path / "fresh" / "dir")))
+    try:
+        migrate(engine)
+        with engine.connect() as connection:
+            pragma = {name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+                      for name in ("journal_mode", "foreign_keys", "busy_timeout")}
+    finally:
+        engine.dispose()
+    assert pragma["journal_mode"] == "wal"
+    assert pragma["foreign_keys"] == 1
+    assert pragma["busy_timeout"] > 0
+
+
+def _army() -> object:
+    from pydantic import TypeAdapter
+
+    from app.rules import RosterDocument
+    from tests.helpers.documents import army
+
+    return TypeAdapter(RosterDocument).validate_python(army())  # type: ignore[arg-type]
