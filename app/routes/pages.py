@@ -276,6 +276,9 @@ async def edit(request: Request, roster_id: str, session: SessionDep) -> Respons
         status = 409
     else:
         try:
+            # New units are named in the page's language.
+            lang = i18n.request_lang(request)
+            form = editing.Form([*form.items_list(), ("lang", lang)])
             changed = editing.apply(stored.document.model_dump(mode="json"), form)
             model = DOCUMENT.validate_python(changed)
             stored = services.replace_roster(session, roster_id, model, expected)

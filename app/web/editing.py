@@ -41,6 +41,9 @@ class Form(Mapping[str, str]):
     def __len__(self) -> int:
         return len(self._last)
 
+    def items_list(self) -> list[tuple[str, str]]:
+        return list(self._items)
+
     def all(self, key: str) -> list[str]:
         return [value for k, value in self._items if k == key]
 
@@ -90,7 +93,8 @@ def add_unit(doc: Document, form: Form) -> Document:
         raise EditError("preset", f"unknown preset {preset_id[:40]!r}")
     if preset_id:
         preset = presets[preset_id]
-        name = form.get("unit_name", "").strip() or form.get("preset_name", "") or preset_id
+        name_key = "name_ru" if form.get("lang") == "ru" else "name_en"
+        name = form.get("unit_name", "").strip() or preset[name_key]
         unit = {"name": name, "mercenary": False, "flags": list(preset["flags"]), "note": "",
                 "lines": [{"troop": preset["troop"], "figures": preset["figures"],
                            "weapon": preset["weapon"]}]}
@@ -205,7 +209,7 @@ def apply(document: Document, form: Form) -> Document:
     # A button may name its target in its value ("remove_line:2"): one form, many buttons.
     action, _, argument = action.partition(":")
     if argument:
-        form = Form([*form._items, ("line", argument)])
+        form = Form([*form.items_list(), ("line", argument)])
     if action not in ACTIONS:
         raise EditError("action", f"unknown action {action[:40]!r}")
     return ACTIONS[action](copy.deepcopy(document), form)

@@ -47,15 +47,18 @@ class SecurityHeaders:
 
 
 def same_origin(request: Request) -> bool:
-    """False when the browser says the request came from another site."""
-    if request.headers.get("sec-fetch-site", "same-origin") not in (
-            "same-origin", "none"):
-        return False
+    """False when the browser says the request came from another site.
+
+    Browsers send Sec-Fetch-Site; with `Referrer-Policy: no-referrer` they send `Origin: null`
+    even for our own forms, so Origin is only compared when it names a site.
+    """
+    fetch_site = request.headers.get("sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site in ("same-origin", "none")
     origin = request.headers.get("origin")
     if origin is None or origin == "null":
-        return origin is None
-    host = request.headers.get("host", "")
-    return origin.split("://", 1)[-1] == host
+        return True
+    return origin.split("://", 1)[-1] == request.headers.get("host", "")
 
 
 def csrf_ok(request: Request, cookie_token: str | None, submitted: str | None) -> bool:

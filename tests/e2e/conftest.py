@@ -1,0 +1,65 @@
+"""A real uvicorn server and Debian's Chromium driven by playwright.
+
+Where Chromium is missing the browser tests skip with a message saying how to install it;
+with MUSTER_REQUIRE_BROWSER=1 (as in CI) they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.servers import Server, running_server
+
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+
+
+def chromium_path() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    path = chromium_path()
+    if path is None:
+        message = ("Chromium is not installed: install Debian's package "
+                   "(`apt-get install chromium`) to run the browser tests")
+        if os.environ.get("MUSTER_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("e2e")
+    with running_server(f"sqlite:///{folder / 'muster.db'}", folder) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: str):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):  # type: ignore[no-untyped-def]
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def output_dir() -> Path:
+    OUTPUT.mkdir(exist_ok=True)
+    return OUTPUT

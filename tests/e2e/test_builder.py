@@ -1,0 +1,137 @@
+"""A player builds armies in a real browser, by clicking and typing only."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.servers import Server
+
+pytestmark = pytest.mark.e2e
+
+
+def new_army(page, server: Server, name: str, nation: str, limit: str = "300") -> None:  # type: ignore[no-untyped-def]
+    page.goto(server.url + "/")
+    page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_label("Nation", exact=True).select_option(nation)
+    page.get_by_label("Points limit", exact=True).fill(limit)
+    page.get_by_role("button", name="Create army").click()
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+/edit"))
+
+
+def add_preset(page, preset: str) -> None:  # type: ignore[no-untyped-def]
+    units = page.locator("li.unit").count()
+    page.get_by_label("Preset").select_option(preset)
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.get_by_role("button", name="Add unit").click()
+    page.locator("li.unit").nth(units).wait_for()
+
+
+def set_figures(page, unit: int, figures: str) -> None:  # type: ignore[no-untyped-def]
+    field = page.locator(f"#u{unit}-figures-0")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        field.fill(figures)
+        field.press("Tab")
+    page.locator(f"#u{unit}-figures-0[value='{figures}']").wait_for()
+
+
+def rule(page, code: str):  # type: ignore[no-untyped-def]
+    return page.locator(f'#rules-panel li[data-code="{code}"]')
+
+
+def test_a_legal_mongol_army_is_built_by_clicking_and_typing(
+        context, live_server: Server, output_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    page = context.new_page()
+    new_army(page, live_server, "Орда Субэдэя", "mongols")
+    add_preset(page, "horse_archers")
+    add_preset(page, "medium_lancers")
+    # Half the horde as medium lancers is too many: the broken proportion appears at once.
+    assert "check-broken" in rule(page, "mongols.medium_lancers").get_attribute("class")
+    add_preset(page, "light_lancers")
+    set_figures(page, 1, "5")
+    set_figures(page, 2, "5")
+    assert "check-kept" in rule(page, "mongols.medium_lancers").get_attribute("class")
+    assert "check-kept" in rule(page, "mongols.horse_archers").get_attribute("class")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.locator("#u0-flag-commander").check()
+    page.locator("#u0-flag-commander[checked]").wait_for()
+    assert page.locator("#summary .verdict").inner_text() == "Legal"
+    # 10 × (3 + 4) + 5 × 4 + 5 × 3 = 105 of 300
+    assert page.locator("#summary .big").first.inner_text() == "105 / 300"
+    assert page.locator("#summary .big").nth(1).inner_text() == "195"
+    page.screenshot(path=str(output_dir / "editor-desktop.png"), full_page=True)
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.screenshot(path=str(output_dir / "editor-phone.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the editor scrolls sideways on a phone ({width}px)"
+
+
+def test_a_broken_proportion_appears_and_disappears_as_units_change(
+        context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    page = context.new_page()
+    new_army(page, live_server, "Русская рать", "russians", "500")
+    add_preset(page, "heavy_foot_polearms")
+    add_preset(page, "medium_lancers")
+    set_figures(page, 1, "4")
+    assert "check-kept" in rule(page, "russians.horse_share").get_attribute("class")
+    set_figures(page, 1, "20")
+    horse = rule(page, "russians.horse_share")
+    assert "check-broken" in horse.get_attribute("class")
+    assert "20 of 40 figures = 50 %" in horse.inner_text()
+    set_figures(page, 1, "4")
+    assert "check-kept" in rule(page, "russians.horse_share").get_attribute("class")
+
+
+def test_the_share_link_opened_elsewhere_has_no_edit_control(
+        context, browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    page = context.new_page()
+    new_army(page, live_server, "Shared", "poles")
+    add_preset(page, "medium_lancers")
+    share = page.locator("#share-link").input_value()
+    assert "/edit" not in share
+    stranger = browser.new_context()
+    try:
+        view = stranger.new_page()
+        view.goto(share)
+        assert view.locator("h1").inner_text() == "Shared"
+        assert view.locator("form[action$='/edit']").count() == 0
+        assert view.locator("input[name^='figures'], select[name^='troop']").count() == 0
+        assert view.get_by_role("button", name="Copy to my rosters").is_visible()
+        assert view.goto(share + "/edit").status == 403
+    finally:
+        stranger.close()
+
+
+def test_switching_to_russian_shows_russian_troop_names(
+        context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    page = context.new_page()
+    new_army(page, live_server, "Knights", "generic")
+    add_preset(page, "knights")
+    page.get_by_role("link", name="Русский").click()
+    page.wait_for_load_state()
+    assert page.locator("#u0-troop-0 option:checked").inner_text() == "Тяжёлый всадник"
+    assert page.get_by_role("button", name="Добавить отряд").is_visible()
+    page.goto(live_server.url + "/")
+    assert page.locator("h1").first.inner_text() == "Новая армия"
+
+
+def test_a_unit_is_added_with_javascript_disabled(browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(java_script_enabled=False, locale="en-US")
+    try:
+        page = context.new_page()
+        new_army(page, live_server, "No script", "scots")
+        page.get_by_label("Preset").select_option("swiss_pikemen")
+        page.get_by_role("button", name="Add unit").click()
+        page.wait_for_load_state()
+        assert page.locator("li.unit").count() == 1
+        assert page.locator("#u0-figures-0").input_value() == "24"
+        assert page.locator("#summary .big").first.inner_text() == "72 / 300"
+        # Changing figures needs the visible Save button when no script listens for changes.
+        page.locator("#u0-figures-0").fill("30")
+        page.locator("#unit-0").get_by_role("button", name="Save").click()
+        page.wait_for_load_state()
+        assert page.locator("#summary .big").first.inner_text() == "90 / 300"
+    finally:
+        context.close()
