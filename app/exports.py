@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -37,12 +37,13 @@ def export_json(document: BaseModel, ruleset_version: str, now: datetime) -> dic
             **document.model_dump(mode="json")}
 
 
-def sheet_of(document: BaseModel, lang: Lang) -> ArmySheet:
+def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> ArmySheet:
+    """The rule system's army sheet for a document; `optional` names ticked sections."""
     ruleset = getattr(document, "ruleset", None)
     build = SHEETS.get(str(ruleset))
     if build is None:
         raise ValueError(f"no army sheet for ruleset {ruleset!r}")
-    return build(document, lang)
+    return build(document, lang, optional=optional)
 
 
 # --- escaping -------------------------------------------------------------------------------

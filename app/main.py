@@ -12,8 +12,9 @@ from app import __version__, errors
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
 from app.limits import BodySizeLimit
-from app.routes import api, pages, rosters
+from app.routes import api, export, pages, rosters, sheet
 from app.rules import RULESETS
+from app.timing import ServerTiming
 from app.web.security import SecurityHeaders
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -36,7 +37,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                  "loc": ["body"]}]})
 
     app.include_router(api.router)
+    app.include_router(export.router)
     app.include_router(rosters.router)
+    app.include_router(sheet.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -47,4 +50,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(ServerTiming)
     return app

@@ -1,0 +1,153 @@
+"""Importing roster files over HTTP: a new stored roster, or a refusal that stores nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from app.models import Roster
+from app.rules.chainmail import ChainmailRoster
+from tests.unit.test_exports import rosters
+from tests.web.test_export import DOCUMENT, store
+
+
+def stored_count(client: TestClient) -> int:
+    with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
+        return int(session.exec(select(func.count()).select_from(Roster)).one())
+
+
+def exported(client: TestClient, document: dict[str, Any] | None = None) -> bytes:
+    roster_id = store(client, document)
+    return client.get(f"/api/v1/rosters/{roster_id}/export.json").content
+
+
+def test_an_exported_file_posted_as_json_becomes_a_new_roster(client: TestClient) -> None:
+    data = exported(client)
+    answer = client.post("/api/v1/rosters/import", content=data,
+                         headers={"Content-Type": "application/json"})
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    assert body["version"] == 1
+    assert body["view_url"] == f"/r/{body['id']}"
+    assert body["edit_url"] == f"/r/{body['id']}/edit?key={body['edit_key']}"
+    assert answer.headers["Cache-Control"] == "no-store"
+    stored = client.get(f"/api/v1/rosters/{body['id']}").json()
+    assert ChainmailRoster.model_validate(stored["document"]) == ChainmailRoster.model_validate(
+        DOCUMENT)
+
+
+def test_an_exported_file_uploaded_as_a_form_becomes_a_new_roster(client: TestClient) -> None:
+    data = exported(client)
+    before = stored_count(client)
+    answer = client.post("/api/v1/rosters/import",
+                         files={"file": ("Орда.json", data, "application/json")})
+    assert answer.status_code == 201, answer.text
+    assert stored_count(client) == before + 1
+    assert client.get(answer.json()["view_url"].replace("/r/", "/api/v1/rosters/")).json()[
+        "document"]["name"] == "Орда Субэдэя"
+
+
+def test_the_imported_rosters_edit_key_edits_it(client: TestClient) -> None:
+    body = client.post("/api/v1/rosters/import", json=DOCUMENT).json()
+    renamed = {**DOCUMENT, "name": "Renamed"}
+    answer = client.put(f"/api/v1/rosters/{body['id']}", json=renamed,
+                        headers={"Authorization": f"Bearer {body['edit_key']}",
+                                 "If-Match": '"v1"'})
+    assert answer.status_code == 200
+
+
+def test_a_bare_roster_document_is_imported_too(client: TestClient) -> None:
+    answer = client.post("/api/v1/rosters/import", json=DOCUMENT)
+    assert answer.status_code == 201
+    assert answer.json()["result"]["total"] == 112
+
+
+BAD_FILES = {
+    "not utf-8": ("Орда".encode("cp1251"), "file", "not UTF-8"),
+    "not json": (b"{name: orda}", "file", "not JSON"),
+    "a list": (b"[1, 2]", "file", "JSON object"),
+    "empty": (b"", "file", "not JSON"),
+    "unknown format": (json.dumps({**DOCUMENT, "format": "muster-roster/9"}).encode(),
+                       "format", "muster-roster/9"),
+    "unknown troop": (json.dumps({**DOCUMENT, "units": [
+        {"lines": [{"troop": "orc", "figures": 5}]}]}).encode(),
+        "units[0].lines[0].troop", "Input should be"),
+    "no figures": (json.dumps({**DOCUMENT, "units": [
+        {"lines": [{"troop": "light_foot", "figures": 0}]}]}).encode(),
+        "units[0].lines[0].figures", "greater than or equal to 1"),
+    "absurd limit": (json.dumps({**DOCUMENT, "points_limit": 10**12}).encode(),
+                     "points_limit", "less than or equal"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+@pytest.mark.parametrize("how", ["body", "upload"])
+def test_a_refused_file_is_answered_422_naming_the_field_and_stores_nothing(
+        client: TestClient, case: str, how: str) -> None:
+    data, field, words = BAD_FILES[case]
+    before = stored_count(client)
+    if how == "body":
+        answer = client.post("/api/v1/rosters/import", content=data,
+                             headers={"Content-Type": "application/json"})
+    else:
+        answer = client.post("/api/v1/rosters/import",
+                             files={"file": ("roster.json", data, "application/json")})
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert body["message"].startswith(f"{field}: ")
+    assert words in body["message"]
+    assert body["detail"][0]["field"] == field
+    assert stored_count(client) == before
+
+
+def test_import_refusals_read_like_the_apis_own(client: TestClient) -> None:
+    document = {**DOCUMENT, "nation": "atlantis", "units": [
+        {"lines": [{"troop": "light_foot", "figures": -1}]}]}
+    imported = client.post("/api/v1/rosters/import", json=document)
+    created = client.post("/api/v1/rosters", json=document)
+    assert imported.status_code == created.status_code == 422
+    assert imported.json()["message"] == created.json()["message"]
+    assert [d["field"] for d in imported.json()["detail"]] == [
+        d["field"] for d in created.json()["detail"]]
+
+
+def test_an_upload_without_the_file_field_is_refused_by_name(client: TestClient) -> None:
+    before = stored_count(client)
+    answer = client.post("/api/v1/rosters/import",
+                         files={"roster": ("x.json", json.dumps(DOCUMENT).encode())})
+    assert answer.status_code == 422
+    assert answer.json()["message"].startswith("file: ")
+    assert stored_count(client) == before
+
+
+def test_an_oversized_file_is_refused_and_stores_nothing(client: TestClient) -> None:
+    before = stored_count(client)
+    padded = {**DOCUMENT, "note": "x" * 1500, "units": DOCUMENT["units"] * 400}
+    data = json.dumps(padded).encode() + b" " * (1024 * 1024)
+    answer = client.post("/api/v1/rosters/import", content=data,
+                         headers={"Content-Type": "application/json"})
+    assert answer.status_code == 413
+    assert stored_count(client) == before
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(roster=rosters())
+def test_export_then_import_gives_the_same_document_and_price(client: TestClient,
+                                                               roster: ChainmailRoster) -> None:
+    document = roster.model_dump(mode="json")
+    original = client.post("/api/v1/rosters", json=document).json()
+    data = client.get(f"/api/v1/rosters/{original['id']}/export.json").content
+    imported = client.post("/api/v1/rosters/import", content=data,
+                           headers={"Content-Type": "application/json"})
+    assert imported.status_code == 201, imported.text
+    copy = imported.json()
+    assert copy["id"] != original["id"]
+    assert ChainmailRoster.model_validate(copy["document"]) == roster
+    assert copy["result"] == original["result"]
