@@ -14,6 +14,7 @@ from app.db import storage_lifespan
 from app.limits import BodySizeLimit
 from app.routes import api, export, pages, rosters, sheet
 from app.rules import RULESETS
+from app.timing import ServerTiming
 from app.web.security import SecurityHeaders
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -49,4 +50,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(ServerTiming)
     return app

@@ -112,7 +112,7 @@ def roster_context(request: Request, stored: services.StoredRoster) -> dict[str,
         "result": evaluation.result,
         "checks": evaluation.checks,
         "catalogue": catalogue,
-        "bar": segments(doc["units"], [t["id"] for t in catalogue["troop_types"]]),
+        "bar": segments(doc["units"], [troop["id"] for troop in catalogue["troop_types"]]),
         "share_url": str(request.base_url).rstrip("/") + f"/r/{stored.id}",
     }
 
