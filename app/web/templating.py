@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
-from markupsafe import Markup, escape
 from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
