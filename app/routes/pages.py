@@ -18,6 +18,7 @@ from pydantic import TypeAdapter, ValidationError
 from app import services
 from app.deps import SessionDep
 from app.errors import describe
+from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, RosterDocument, get_ruleset
 from app.web import editing, i18n
 from app.web.composition import segments
@@ -28,6 +29,7 @@ router = APIRouter(include_in_schema=False)
 DOCUMENT = TypeAdapter(RosterDocument)
 DEVICE_COOKIE = "muster_device"
 CSRF_COOKIE = "muster_csrf"
+NEW_KEY_COOKIE = "muster_new_key"
 YEAR = 365 * 24 * 3600
 EDITOR_BLOCKS = ["editor", "summary", "rules"]
 
@@ -100,6 +102,14 @@ def _expired(request: Request) -> Response:
         "This form has expired. Reload the page and try again."))
 
 
+def _created(request: Request, created: services.Created) -> Response:
+    """Open the new roster's editor; its edit link is shown there once, then forgotten."""
+    response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
+    response.set_cookie(NEW_KEY_COOKIE, created.edit_key, max_age=600,
+                        **{**_cookie_flags(request), "path": f"/r/{created.roster.id}/edit"})
+    return response
+
+
 def roster_context(request: Request, stored: services.StoredRoster) -> dict[str, Any]:
     lang = i18n.request_lang(request)
     system = RULESETS[stored.ruleset]
@@ -160,10 +170,34 @@ async def create(request: Request, session: SessionDep) -> Response:
     assert device_id is not None
     services.remember(session, device_id, created.roster.id, True)
     # The key is shown once, on the editor, right after creation.
-    response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
-    response.set_cookie("muster_new_key", created.edit_key, max_age=600,
-                        **{**_cookie_flags(request), "path": f"/r/{created.roster.id}/edit"})
-    return response
+    return _created(request, created)
+
+
+@router.post("/rosters/import")
+async def import_file(request: Request, session: SessionDep) -> Response:
+    """The home page's upload form: a file exported from Muster becomes a new roster."""
+    data = await request.form()
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
+        return _expired(request)
+    upload = data.get("file")
+    lang = i18n.request_lang(request)
+    try:
+        if upload is None or isinstance(upload, str):
+            raise ImportRefused([{"field": "file", "type": "missing", "loc": [],
+                                  "message": i18n.gettext("choose a file to import")}])
+        model = parse_roster(await upload.read(), lang)
+    except ImportRefused as refused:
+        device_id = _device(request, session)
+        mine = services.my_rosters(session, device_id) if device_id else []
+        message = i18n.gettext("The file was not imported: %(why)s") % {"why": refused.message}
+        return page(request, "rosters/home.html",
+                    {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": {},
+                     "error": None, "import_error": message}, status_code=422)
+    created = services.create_roster(session, model)
+    device_id = _device(request, session, create=True)
+    assert device_id is not None
+    services.remember(session, device_id, created.roster.id, True)
+    return _created(request, created)
 
 
 @router.get("/lang/{lang}")
@@ -208,10 +242,7 @@ async def copy(request: Request, roster_id: str, session: SessionDep) -> Respons
     device_id = _device(request, session, create=True)
     assert device_id is not None
     services.remember(session, device_id, created.roster.id, True)
-    response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
-    response.set_cookie("muster_new_key", created.edit_key, max_age=600,
-                        **{**_cookie_flags(request), "path": f"/r/{created.roster.id}/edit"})
-    return response
+    return _created(request, created)
 
 
 # ---------------------------------------------------------------- the editor
@@ -241,11 +272,11 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
             "Open its edit link, or copy it to your rosters."))
     services.remember(session, device_id, roster_id, True)
     context = roster_context(request, stored)
-    new_key = request.cookies.get("muster_new_key")
+    new_key = request.cookies.get(NEW_KEY_COOKIE)
     context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
     response = page(request, "rosters/edit.html", context)
     if new_key:
-        response.delete_cookie("muster_new_key", path=f"/r/{roster_id}/edit")
+        response.delete_cookie(NEW_KEY_COOKIE, path=f"/r/{roster_id}/edit")
     return response
 
 

@@ -268,3 +268,32 @@ def test_about_page_lists_the_interpretations_in_both_languages(client: TestClie
 def test_unknown_roster_pages_answer_404(client: TestClient) -> None:
     assert client.get("/r/doesnotexist").status_code == 404
     assert client.get("/r/doesnotexist/edit").status_code == 404
+
+
+def test_an_exported_file_uploaded_on_the_home_page_becomes_a_new_roster(
+        client: TestClient) -> None:
+    roster_id = create_army(client, name="Exported")
+    edit(client, roster_id, op="add_unit", preset="knights")
+    exported = client.get(f"/api/v1/rosters/{roster_id}/export.json").content
+    response = client.post("/rosters/import", data={"csrf": csrf_of(client)},
+                           files={"file": ("army.json", exported, "application/json")},
+                           follow_redirects=False)
+    assert response.status_code == 303
+    new_id = response.headers["location"].split("/")[2]
+    assert new_id != roster_id
+    assert document(client, new_id) == document(client, roster_id)
+
+
+def test_a_broken_upload_is_refused_with_the_reason_and_nothing_is_stored(
+        client: TestClient) -> None:
+    before = client.get("/").text.count("<tr>")
+    bad = (b'{"name": "x", "ruleset": "chainmail",'
+           b' "units": [{"lines": [{"troop": "elf", "figures": 1}]}]}')
+    response = client.post("/rosters/import", data={"csrf": csrf_of(client)},
+                           files={"file": ("army.json", bad, "application/json")})
+    assert response.status_code == 422
+    assert "units[0].lines[0].troop" in response.text
+    not_json = client.post("/rosters/import", data={"csrf": csrf_of(client)},
+                           files={"file": ("army.json", b"\xff\xfe nonsense", "text/plain")})
+    assert not_json.status_code == 422
+    assert client.get("/").text.count("<tr>") == before
