@@ -64,6 +64,7 @@ def test_a_legal_mongol_army_is_built_by_clicking_and_typing(
     page.screenshot(path=str(output_dir / "editor-desktop.png"), full_page=True)
     page.set_viewport_size({"width": 360, "height": 800})
     page.screenshot(path=str(output_dir / "editor-phone.png"), full_page=True)
+    page.screenshot(path=str(output_dir / "editor-phone-screen.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the editor scrolls sideways on a phone ({width}px)"
 
