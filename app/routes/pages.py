@@ -21,7 +21,7 @@ from app.errors import describe
 from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, RosterDocument, get_ruleset
 from app.web import editing, i18n
-from app.web.composition import segments
+from app.web.systems import SYSTEMS
 from app.web.security import csrf_ok, same_origin
 from app.web.templating import is_htmx, render
 
@@ -70,17 +70,22 @@ def _device(request: Request, session: Any, create: bool = False) -> int | None:
 
 
 def _names(lang: str, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
+    """Display names of every catalogue list of a rule system, by id, in `lang`."""
     system = get_ruleset(ruleset)
     catalogue = system.catalogue() if system else {}
     key = "name_ru" if lang == "ru" else "name_en"
-    return {group: {item["id"]: item[key] for item in catalogue.get(group, [])}
-            for group in ("troop_types", "weapons", "engines", "nations", "unit_flags",
-                          "presets")}
+    return {group: {item["id"]: item[key] for item in items}
+            for group, items in catalogue.items()
+            if isinstance(items, list) and items and isinstance(items[0], dict)
+            and "id" in items[0] and key in items[0]}
 
 
 def page(request: Request, name: str, context: dict[str, Any], **kwargs: Any) -> Response:
     lang = i18n.request_lang(request)
-    context = {"csrf": _csrf_value(request), "names": _names(lang), **context}
+    ruleset = context["doc"]["ruleset"] if "doc" in context else "chainmail"
+    context = {"csrf": _csrf_value(request), "names": _names(lang, ruleset),
+               "systems": {i: s.name_ru if lang == "ru" else s.name_en
+                           for i, s in RULESETS.items() if i in SYSTEMS}, **context}
     return _finish(request, render(request, name, context, **kwargs))
 
 
@@ -122,8 +127,9 @@ def roster_context(request: Request, stored: services.StoredRoster) -> dict[str,
         "result": evaluation.result,
         "checks": evaluation.checks,
         "catalogue": catalogue,
-        "bar": segments(doc["units"], [troop["id"] for troop in catalogue["troop_types"]]),
+        "system": f"systems/{stored.ruleset}",
         "share_url": str(request.base_url).rstrip("/") + f"/r/{stored.id}",
+        **SYSTEMS[stored.ruleset].page_context(doc, evaluation.result, catalogue),
     }
 
 
@@ -150,13 +156,13 @@ async def create(request: Request, session: SessionDep) -> Response:
     form = await _form(request)
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
-    raw_limit = form.get("points_limit", "").strip()
-    document = {"name": form.get("name", ""), "ruleset": form.get("ruleset", "chainmail"),
-                "nation": form.get("nation", "generic"),
-                "points_limit": raw_limit or None,
-                "historical": form.get("historical") == "on", "units": [], "engines": []}
+    ruleset = form.get("ruleset", "chainmail")
     try:
-        model = DOCUMENT.validate_python(document)
+        if ruleset not in SYSTEMS:
+            raise editing.EditError("ruleset", f"unknown rule system {ruleset[:40]!r}")
+        model = DOCUMENT.validate_python(SYSTEMS[ruleset].new_document(form))
+    except editing.EditError as exc:
+        return _refuse(request, 422, f"{exc.field}: {exc.message}")
     except ValidationError as exc:
         device_id = _device(request, session)
         mine = services.my_rosters(session, device_id) if device_id else []
@@ -310,7 +316,8 @@ async def edit(request: Request, roster_id: str, session: SessionDep) -> Respons
             # New units are named in the page's language.
             lang = i18n.request_lang(request)
             form = editing.Form([*form.items_list(), ("lang", lang)])
-            changed = editing.apply(stored.document.model_dump(mode="json"), form)
+            changed = editing.apply(stored.document.model_dump(mode="json"), form,
+                                    SYSTEMS[stored.ruleset].ACTIONS)
             model = DOCUMENT.validate_python(changed)
             stored = services.replace_roster(session, roster_id, model, expected)
         except editing.EditError as exc:
