@@ -21,8 +21,8 @@ from app.errors import describe
 from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, RosterDocument, get_ruleset
 from app.web import editing, i18n
-from app.web.systems import SYSTEMS
 from app.web.security import csrf_ok, same_origin
+from app.web.systems import SYSTEMS
 from app.web.templating import is_htmx, render
 
 router = APIRouter(include_in_schema=False)
