@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from app.rules import results_type
+from app.rules.results import IssueOut
+
+__all__ = ["Failure", "IssueOut", "PricedResult", "RulesetSummary", "ValidationFailure"]
+
 
 class RulesetSummary(BaseModel):
     id: str
@@ -12,48 +17,7 @@ class RulesetSummary(BaseModel):
     version: str
 
 
-class IssueOut(BaseModel):
-    code: str
-    severity: str
-    message: str
-    unit: int | None
-
-
-class PricedLineOut(BaseModel):
-    troop: str
-    figures: int
-    weapon: str
-    cost_per_figure: int | float
-    cost: int | float
-
-
-class PricedUnitOut(BaseModel):
-    name: str
-    mercenary: bool
-    flags: list[str]
-    figures: int
-    cost: int | float
-    lines: list[PricedLineOut]
-
-
-class PricedEngineOut(BaseModel):
-    kind: str
-    count: int
-    mercenary: bool
-    cost: int | float
-
-
-class PricedResult(BaseModel):
-    total: int | float
-    points_limit: int | None
-    remaining: int | float | None
-    figures: int
-    foot: int
-    horse: int
-    units: list[PricedUnitOut]
-    engines: list[PricedEngineOut]
-    issues: list[IssueOut]
-    valid: bool
+PricedResult = results_type()
 
 
 class ErrorField(BaseModel):

@@ -29,4 +29,14 @@ def _document_type() -> object:
 
 
 RosterDocument = _document_type()
-__all__ += ["RosterDocument"]
+
+
+def results_type() -> object:
+    """The priced result of any rule system (the union of each system's result model)."""
+    from typing import Union
+
+    models = tuple(system.result_model for system in RULESETS.values())
+    return models[0] if len(models) == 1 else Union[models]  # type: ignore  # noqa: UP007
+
+
+__all__ += ["RosterDocument", "results_type"]

@@ -34,6 +34,7 @@ class RuleSystem:
     name_en: str
     version: str
     roster_model: type[BaseModel]
+    result_model: type[BaseModel]  # the JSON shape of `evaluate(...).result`
     catalogue: Callable[[], dict[str, Any]]
     evaluate: Callable[[Any, Lang], Evaluation]
 

@@ -7,6 +7,7 @@ from typing import Any
 from app.rules.base import Lang, points_json
 from app.rules.chainmail import catalogue as cat
 from app.rules.chainmail.pricing import EIGHTHS, PricedRoster, price
+from app.rules.chainmail.result import ChainmailResult
 from app.rules.chainmail.roster import ChainmailRoster
 from app.rules.chainmail.sheet import ArmySheet, army_sheet
 from app.rules.chainmail.validation import assess, validate
@@ -77,6 +78,7 @@ CHAINMAIL = RuleSystem(
     name_en=cat.NAME_EN,
     version=cat.RULESET_VERSION,
     roster_model=ChainmailRoster,
+    result_model=ChainmailResult,
     catalogue=catalogue_json,
     evaluate=evaluate,
 )
