@@ -1,0 +1,74 @@
+"""Refresh the gettext catalogues: extract, update, add Russian translations, compile.
+
+    python tools/i18n.py                       # after changing templates or Python strings
+    python tools/i18n.py --add new-ru.json     # also fill msgstr from {"English": "Русский"}
+
+Prints every message still without a Russian translation. Several people may run it at once:
+a file lock keeps their writes from interleaving.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "app" / "locale"
+POT = LOCALE / "messages.pot"
+LANGS = ("en", "ru")
+PYBABEL = [sys.executable, "-m", "babel.messages.frontend"]
+
+
+def run(*args: str) -> None:
+    subprocess.run([*PYBABEL, *args], cwd=ROOT, check=True, capture_output=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--add", action="append", default=[], type=Path,
+                        help="JSON file of English → Russian translations")
+    args = parser.parse_args()
+    additions: dict[str, str] = {}
+    for path in args.add:
+        additions.update(json.loads(path.read_text(encoding="utf-8")))
+    lock_path = Path(tempfile.gettempdir()) / "muster-i18n.lock"
+    with lock_path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        run("extract", "-F", "babel.cfg", "-k", "_", "-k", "gettext", "-k", "ngettext",
+            "-k", "t", "--no-location", "--omit-header", "-o", str(POT), ".")
+        missing: list[str] = []
+        for lang in LANGS:
+            po = LOCALE / lang / "LC_MESSAGES" / "messages.po"
+            if po.exists():
+                run("update", "-i", str(POT), "-d", str(LOCALE), "-l", lang,
+                    "--no-fuzzy-matching", "--ignore-obsolete")
+            else:
+                run("init", "-i", str(POT), "-d", str(LOCALE), "-l", lang)
+            with po.open("rb") as handle:
+                catalog = read_po(handle, locale=lang)
+            for message in catalog:
+                if not message.id:
+                    continue
+                if lang == "ru":
+                    if message.id in additions:
+                        message.string = additions[message.id]
+                    elif not message.string:
+                        missing.append(str(message.id))
+                message.flags.discard("fuzzy")
+            with po.open("wb") as handle:
+                write_po(handle, catalog, width=100, no_location=True)
+        run("compile", "-d", str(LOCALE))
+    for message_id in missing:
+        print(f"no Russian yet: {message_id!r}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
