@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -16,7 +16,11 @@ class Band:
 
     def limits(self, base: int) -> tuple[int, int]:
         """Whole-figure limits for a base of `base` figures: floor(lo·N) … ceil(hi·N)."""
-        return math.floor(self.lo * base), math.ceil(self.hi * base)
+        # Integer floor/ceil division on the fractions' parts: exact, and cheaper than
+        # building a Fraction per product on every rule of every roster.
+        lo, hi = self.lo, self.hi
+        return (lo.numerator * base // lo.denominator,
+                -(-hi.numerator * base // hi.denominator))
 
     def holds(self, count: int, base: int) -> bool:
         if base == 0:
@@ -25,6 +29,9 @@ class Band:
         return low <= count <= high
 
     def text(self, lang: Lang) -> str:
+        return _band_text(self, lang)
+
+    def _text(self, lang: Lang) -> str:
         lo, hi = percent_text(self.lo), percent_text(self.hi)
         if self.hi == 1:
             return pick(lang, f"at least {lo} %", f"не менее {lo} %")
@@ -40,6 +47,12 @@ class Band:
         if count > high:
             return _span(lang, count - high, count - low, add=False)
         return ""
+
+
+@functools.cache
+def _band_text(band: Band, lang: Lang) -> str:
+    # A handful of bands and two languages: worth remembering, since every check prints them.
+    return band._text(lang)
 
 
 def _span(lang: Lang, least: int, most: int, add: bool) -> str:
