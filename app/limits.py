@@ -1,4 +1,5 @@
-"""Request body size limit, enforced before the body is read into memory."""
+"""Request body size limit, enforced as the body arrives: no more than the limit (plus one
+chunk) is ever held, and the app sees the body only when it is within the limit."""
 
 from __future__ import annotations
 
