@@ -12,6 +12,8 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
+from app.rules import RULESETS
+
 
 def field_path(loc: tuple[Any, ...] | list[Any]) -> str:
     """('body', 'units', 0, 'lines', 1, 'troop') -> 'units[0].lines[1].troop'."""
@@ -32,6 +34,12 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for error in errors:
         loc = [p for p in error.get("loc", ()) if p not in _TAGS]
         message = error.get("msg", "invalid")
+        if error.get("type") in ("union_tag_invalid", "union_tag_not_found"):
+            # The rule-system union names no field when `ruleset` is missing or unknown.
+            tag = str((error.get("ctx") or {}).get("discriminator", "ruleset")).strip("'")
+            loc = [*loc, tag]
+            if error.get("type") == "union_tag_not_found":
+                message = "Field required"
         if error.get("type") == "json_invalid" and loc[:1] == ["body"]:
             # FastAPI puts the character offset where a field name belongs ("[1]: JSON decode
             # error"); the field at fault is the body, and the offset goes into the message.
@@ -48,7 +56,9 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-_TAGS: set[str] = set()
+# Discriminated unions put the tag ('chainmail') into the path; it is no field. Known from the
+# registry at import, so code that describes errors without an app (imports) strips them too.
+_TAGS: set[str] = set(RULESETS)
 
 
 def register_tags(tags: set[str]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Query
 
@@ -33,7 +33,7 @@ def ruleset_catalogue(ruleset_id: str) -> dict[str, Any]:
 
 @router.post("/price", response_model=PricedResult, responses=REFUSALS)
 async def price_roster(
-    roster: RosterDocument = Body(...),  # type: ignore[valid-type]
+    roster: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
     lang: LangQuery = Query("en", description="Language of issue messages"),
 ) -> dict[str, Any]:
     # Async on purpose: pricing is pure CPU work of well under a millisecond for a usual

@@ -8,7 +8,7 @@ other unnoticed: the second gets 412 and the current version.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Path, Response
 from fastapi.exceptions import RequestValidationError
@@ -95,7 +95,7 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
 
 @router.post("", status_code=201, response_model=RosterCreated, responses=_BODY)
 def create_roster(session: SessionDep, response: Response,
-                  document: RosterDocument = Body(...),  # type: ignore[valid-type]
+                  document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
                   lang: LangDep = "en") -> dict[str, Any]:
     """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
     return _created(services.create_roster(session, document), lang, response)
@@ -119,7 +119,7 @@ def read_roster(roster_id: RosterId, session: SessionDep, response: Response,
                       "description": "The roster changed since that version; body says which"},
                 428: {"model": Failure, "description": "No If-Match header"}})
 def replace_roster(roster_id: KeyedRosterId, session: SessionDep, response: Response,
-                   document: RosterDocument = Body(...),  # type: ignore[valid-type]
+                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
                    if_match: str | None = Header(None, description='ETag from GET, e.g. "v3"'),
                    lang: LangDep = "en") -> Any:
     """Replace the document. Over-limit or off-proportion rosters are stored and reported."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from app.rules.chainmail import CHAINMAIL
+from app.rules.line_and_square import LINE_AND_SQUARE
 from app.rules.system import Evaluation, RuleSystem
 
-RULESETS: dict[str, RuleSystem] = {system.id: system for system in (CHAINMAIL,)}
+RULESETS: dict[str, RuleSystem] = {system.id: system for system in (CHAINMAIL, LINE_AND_SQUARE)}
 
 
 def get_ruleset(ruleset_id: str) -> RuleSystem | None:
@@ -19,13 +20,15 @@ def _document_type() -> object:
     """The roster document any rule system accepts, told apart by its `ruleset` field."""
     from typing import Annotated, Union
 
-    from pydantic import Field
+    from pydantic import Discriminator
 
     models = tuple(system.roster_model for system in RULESETS.values())
     if len(models) == 1:
         return models[0]
     # Union[tuple] spells "any of these models"; the `|` operator cannot take a tuple.
-    return Annotated[Union[models], Field(discriminator="ruleset")]  # type: ignore  # noqa: UP007
+    # A Discriminator rather than Field(discriminator=...): FastAPI's `= Body(...)` replaces
+    # a parameter's Field, and the union would silently fall back to trying every model.
+    return Annotated[Union[models], Discriminator("ruleset")]  # type: ignore  # noqa: UP007
 
 
 RosterDocument = _document_type()
