@@ -1,0 +1,90 @@
+""""Line and Square" pages of its own: the order-test calculator (`/calc/order-test`, and its
+JSON twin under the ruleset's API) and the rules page the calculator is linked from.
+
+The calculator is a GET form: it works without JavaScript, and htmx swaps only the result.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import ValidationError
+from starlette.responses import Response
+
+from app.errors import describe
+from app.rules import get_ruleset
+from app.rules.line_and_square import catalogue as cat
+from app.rules.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
+from app.rules.line_and_square.roster import FormationId
+from app.rules.line_and_square.square import square_rules
+from app.web.i18n import request_lang
+from app.web.templating import render
+
+router = APIRouter()
+FORM_FIELDS = ("discipline", "formation", "officer", "disorder")
+
+
+@router.get("/api/v1/rulesets/line_and_square/order-test", tags=["pricing"],
+            summary="Exact chance of passing a Line and Square order test")
+def order_test_chance(
+    discipline: Annotated[int, Query(ge=cat.MIN_DISCIPLINE, le=cat.MAX_DISCIPLINE)] = 0,
+    formation: Annotated[FormationId, Query()] = "loose",  # type: ignore[valid-type]
+    officer: Annotated[bool, Query(description="an officer's unit within 12\"")] = False,
+    disorder: Annotated[int, Query(ge=0, le=cat.MAX_DISORDER,
+                                   description="disorder markers")] = 0,
+) -> dict[str, Any]:
+    """2d6 + discipline (+1 close order, +1 square, +1 officer in reach, −1 per disorder
+    marker) passes on 6 or more; 1-1 always fails, 6-6 always passes. `passing_throws` of
+    `throws` (36), the reduced fraction `numerator`/`denominator`, and `chance` as a float."""
+    query = OrderTestQuery(discipline=discipline, formation=formation, officer=officer,
+                           disorder=disorder)
+    return chance_json(query.test())
+
+
+def _names(lang: str) -> dict[str, dict[str, str]]:
+    system = get_ruleset(cat.RULESET_ID)
+    assert system is not None
+    key = "name_ru" if lang == "ru" else "name_en"
+    catalogue = system.catalogue()
+    return {group: {item["id"]: item[key] for item in catalogue[group]}
+            for group in ("classes", "formations", "actions")}
+
+
+def _grid(modifier: int) -> list[dict[str, Any]]:
+    """The 36 throws as cells of a 6 × 6 chart: first die across, second down."""
+    return [{"first": a, "second": b, "passes": passes(a, b, modifier),
+             "total": a + b + modifier} for b in FACES for a in FACES]
+
+
+@router.get("/calc/order-test", include_in_schema=False)
+def order_test_page(request: Request) -> Response:
+    lang = request_lang(request)
+    raw = {k: request.query_params[k] for k in FORM_FIELDS if k in request.query_params}
+    # An unticked checkbox sends nothing; a blank number field means "as before": 0.
+    values: dict[str, Any] = {k: v for k, v in raw.items() if v.strip() != ""}
+    error: str | None = None
+    status = 200
+    try:
+        query = OrderTestQuery(**values)
+    except ValidationError as exc:
+        error = "; ".join(f"{d['field']}: {d['message']}" for d in describe(list(exc.errors())))
+        status = 422
+        query = OrderTestQuery()
+    test = query.test()
+    context = {"names": _names(lang), "query": query, "raw": raw, "error": error,
+               "chance": chance_json(test), "grid": _grid(test.modifier),
+               "disciplines": list(range(cat.MIN_DISCIPLINE, cat.MAX_DISCIPLINE + 1)),
+               "max_disorder": cat.MAX_DISORDER}
+    return render(request, "calc/order_test.html", context, blocks=["result"],
+                  status_code=status)
+
+
+@router.get("/rules/line_and_square", include_in_schema=False)
+def rules_page(request: Request) -> Response:
+    lang = request_lang(request)
+    system = get_ruleset(cat.RULESET_ID)
+    assert system is not None
+    return render(request, "systems/line_and_square/rules.html",
+                  {"names": _names(lang), "catalogue": system.catalogue(),
+                   "square_rules": square_rules(lang)})
