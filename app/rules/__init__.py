@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from app.rules.chainmail import CHAINMAIL
+from app.rules.formation_density import FORMATION_DENSITY
 from app.rules.line_and_square import LINE_AND_SQUARE
 from app.rules.system import Evaluation, RuleSystem
 
-RULESETS: dict[str, RuleSystem] = {system.id: system for system in (CHAINMAIL, LINE_AND_SQUARE)}
+RULESETS: dict[str, RuleSystem] = {system.id: system for system in (CHAINMAIL, LINE_AND_SQUARE,
+                                                                    FORMATION_DENSITY)}
 
 
 def get_ruleset(ruleset_id: str) -> RuleSystem | None:
