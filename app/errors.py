@@ -39,7 +39,7 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
             tag = str((error.get("ctx") or {}).get("discriminator", "ruleset")).strip("'")
             loc = [*loc, tag]
             if error.get("type") == "union_tag_not_found":
-                message = "Field required"
+                message = "Field required: one of " + ", ".join(f"'{r}'" for r in RULESETS)
         if error.get("type") == "json_invalid" and loc[:1] == ["body"]:
             # FastAPI puts the character offset where a field name belongs ("[1]: JSON decode
             # error"); the field at fault is the body, and the offset goes into the message.

@@ -20,6 +20,9 @@ _POINT_FORMS = {"en": {"one": "point", "other": "points"},
                 "ru": {"one": "очко", "few": "очка", "many": "очков", "other": "очка"}}
 _FIGURE_FORMS = {"en": {"one": "figure", "other": "figures"},
                  "ru": {"one": "фигура", "few": "фигуры", "many": "фигур", "other": "фигуры"}}
+# "добавьте 1 фигуру": the object of a verb takes the accusative.
+_FIGURES_TO_ADD = {"en": _FIGURE_FORMS["en"],
+                   "ru": {"one": "фигуру", "few": "фигуры", "many": "фигур", "other": "фигуры"}}
 
 
 def _counted(amount: Fraction | int, forms: dict[str, dict[str, str]], lang: Lang) -> str:
@@ -92,9 +95,9 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
                pick(lang, f"a square of {_counted(unit.figures, _FIGURE_FORMS, lang)}",
                     f"каре из {_counted(unit.figures, _FIGURE_FORMS, lang)}"),
                pick(lang, f"a square needs at least {SQUARE_MIN_FIGURES} figures: add "
-                    f"{_counted(short, _FIGURE_FORMS, lang)} or choose another formation",
+                    f"{_counted(short, _FIGURES_TO_ADD, lang)} or choose another formation",
                     f"для каре нужно не меньше {SQUARE_MIN_FIGURES} фигур: добавьте "
-                    f"{_counted(short, _FIGURE_FORMS, lang)} или выберите другое построение"),
+                    f"{_counted(short, _FIGURES_TO_ADD, lang)} или выберите другое построение"),
                value=str(unit.figures))
     if kind.shoot == "never" and unit.accuracy is not None:
         broken("unit.cannot_shoot",
