@@ -1,0 +1,308 @@
+"""Line and Square in the HTML builder: creating, editing by form and htmx, the share view,
+the order-test calculator and the rules page."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.web.systems import SYSTEMS
+
+HX = {"HX-Request": "true"}
+RU = {"Accept-Language": "ru"}
+
+
+def csrf_of(client: TestClient) -> str:
+    client.get("/")
+    token = client.cookies.get("muster_csrf")
+    assert token
+    return token
+
+
+def create(client: TestClient, name: str = "Старая гвардия", limit: str = "") -> str:
+    response = client.post("/rosters/new", data={
+        "csrf": csrf_of(client), "ruleset": "line_and_square", "name": name,
+        "points_limit": limit, "nation": "generic", "historical": "on"},
+        follow_redirects=False)
+    assert response.status_code == 303, response.text
+    match = re.fullmatch(r"/r/([A-Za-z0-9_-]+)/edit\?created=1", response.headers["location"])
+    assert match
+    return match.group(1)
+
+
+def stored(client: TestClient, roster_id: str) -> dict[str, Any]:
+    return client.get(f"/api/v1/rosters/{roster_id}").json()
+
+
+def edit(client: TestClient, roster_id: str, htmx: bool = False, **fields: str) -> Any:
+    data = {"csrf": client.cookies.get("muster_csrf"),
+            "version": str(stored(client, roster_id)["version"]), **fields}
+    return client.post(f"/r/{roster_id}/edit", data=data, headers=HX if htmx else {},
+                       follow_redirects=False)
+
+
+NEW_UNIT = {"op": "add_unit", "unit_name": "1-й батальон", "class": "line_infantry",
+            "figures": "12", "speed": "6", "accuracy": "4", "discipline": "0", "points": "7.5"}
+
+
+def unit_form(**changes: str) -> dict[str, str]:
+    """Every field of unit 0's form, as the browser sends it."""
+    return {"op": "update_unit", "unit": "0", "unit_name": "1-й батальон",
+            "class": "line_infantry", "formation": "loose", "figures": "12", "speed": "6",
+            "accuracy": "4", "discipline": "0", "points": "7.5", "unit_note": "", **changes}
+
+
+def select_options(page: str, element_id: str) -> list[str]:
+    match = re.search(rf'<select id="{element_id}"[^>]*>(.*?)</select>', page, re.S)
+    assert match, element_id
+    return re.findall(r'<option value="([^"]+)"', match.group(1))
+
+
+def text_of(page: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def test_the_home_page_offers_every_rule_system_of_the_editor(client: TestClient) -> None:
+    page = client.get("/").text
+    assert set(select_options(page, "new-ruleset")) == set(SYSTEMS)
+    assert "Line and Square" in page
+    assert "Линия и каре" in client.get("/", headers=RU).text
+
+
+def test_a_new_army_without_a_limit_opens_the_editor_with_the_usual_30(
+        client: TestClient) -> None:
+    roster_id = create(client)
+    read = stored(client, roster_id)
+    assert read["document"]["ruleset"] == "line_and_square"
+    assert read["document"]["points_limit"] is None
+    assert read["result"]["points_limit"] == 30
+    page = client.get(f"/r/{roster_id}/edit").text
+    assert "the usual 30 points (none set)" in text_of(page)
+    assert 'id="add-class"' in page and 'id="troop' not in page
+    assert 'href="/calc/order-test"' in page
+
+
+def test_a_new_army_with_a_limit_that_is_no_number_is_refused_by_name(
+        client: TestClient) -> None:
+    response = client.post("/rosters/new", data={
+        "csrf": csrf_of(client), "ruleset": "line_and_square", "name": "x",
+        "points_limit": "thirty"}, follow_redirects=False)
+    assert response.status_code == 422
+    assert "points_limit" in response.text
+
+
+def test_adding_a_unit_without_javascript_posts_redirects_and_stores_it(
+        client: TestClient) -> None:
+    roster_id = create(client)
+    response = edit(client, roster_id, **NEW_UNIT, officer="on")
+    assert response.status_code == 303
+    assert response.headers["location"] == f"/r/{roster_id}/edit"
+    [unit] = stored(client, roster_id)["document"]["units"]
+    assert unit == {"name": "1-й батальон", "class": "line_infantry", "figures": 12,
+                    "speed": 6, "accuracy": 4, "discipline": 0, "points": 7.5,
+                    "officer": True, "formation": "loose", "note": ""}
+    page = client.get(f"/r/{roster_id}/edit").text
+    assert 'id="u0-class"' in page and "7.5 pts" in text_of(page)
+
+
+def test_adding_a_unit_by_htmx_returns_the_editor_with_totals_and_rules(
+        client: TestClient) -> None:
+    roster_id = create(client)
+    response = edit(client, roster_id, htmx=True, **NEW_UNIT)
+    assert response.status_code == 200
+    body = response.text
+    assert "<html" not in body and 'id="editor"' in body
+    assert body.count('hx-swap-oob="true"') == 2
+    for code in ("roster.over_limit", "unit.formation_not_allowed", "unit.square_too_small",
+                 "unit.cannot_shoot", "army.no_officer"):
+        assert f'data-code="{code}"' in body
+    assert "check-warning" in re.search(r'<li class="([^"]+)" data-code="army.no_officer"',
+                                        body).group(1)
+
+
+def test_changing_a_unit_by_htmx_updates_the_document_and_the_chances(
+        client: TestClient) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT)
+    body = edit(client, roster_id, htmx=True, **unit_form(
+        formation="close_order", discipline="1", points="2,5", accuracy="", officer="on")).text
+    unit = stored(client, roster_id)["document"]["units"][0]
+    assert (unit["formation"], unit["discipline"], unit["points"], unit["accuracy"],
+            unit["officer"]) == ("close_order", 1, 2.5, None, True)
+    # Discipline 1 + close order 1 = +2 needs 4 (33/36); with the officer +3 needs 3 (35/36).
+    table = re.search(r'<table class="ls-order-test">.*?</table>', body, re.S).group(0)
+    cells = re.findall(r'data-officer="(\d)" data-disorder="(\d)"><span class="fraction">'
+                       r'(\d+)/36', table)
+    assert cells == [("0", "0", "33"), ("0", "1", "30"), ("0", "2", "26"),
+                     ("1", "0", "35"), ("1", "1", "33"), ("1", "2", "30")]
+    actions = re.search(r'id="u0-actions">(.*?)</p>', body, re.S).group(1)
+    assert "Volley" in actions and "Move" in actions
+
+
+def test_the_formation_select_offers_only_what_the_class_allows(client: TestClient) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT)
+    page = client.get(f"/r/{roster_id}/edit").text
+    assert select_options(page, "u0-formation") == ["loose", "close_order", "square",
+                                                    "march_column"]
+    body = edit(client, roster_id, htmx=True, **unit_form(**{"class": "light_infantry"})).text
+    assert select_options(body, "u0-formation") == ["loose", "close_order"]
+    body = edit(client, roster_id, htmx=True, **unit_form(**{"class": "skirmishers"})).text
+    assert select_options(body, "u0-formation") == ["loose"]
+    body = edit(client, roster_id, htmx=True, **unit_form(**{"class": "grenadiers"})).text
+    assert select_options(body, "u0-formation") == ["loose", "square", "march_column"]
+
+
+def test_a_class_change_that_leaves_a_formation_not_allowed_is_shown_and_flagged(
+        client: TestClient) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT)
+    edit(client, roster_id, **unit_form(formation="square"))
+    body = edit(client, roster_id, htmx=True, **unit_form(
+        **{"class": "light_cavalry"}, formation="square", accuracy="")).text
+    # The stored formation is not silently changed: it is shown as not allowed, and the
+    # rule names the fix.
+    assert stored(client, roster_id)["document"]["units"][0]["formation"] == "square"
+    assert select_options(body, "u0-formation") == ["loose", "close_order", "march_column",
+                                                    "square"]
+    assert "not allowed for this class" in body
+    broken = re.search(r'<li class="check-broken" data-code="unit.formation_not_allowed">'
+                       r'(.*?)</li>', body, re.S)
+    assert broken and "Light cavalry may not deploy in square" in text_of(broken.group(1))
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"figures": "0"}, "units[0].figures"),
+    ({"speed": "25"}, "units[0].speed"),
+    ({"accuracy": "13"}, "units[0].accuracy"),
+    ({"discipline": "6"}, "units[0].discipline"),
+    ({"points": "0.3"}, "units[0].points"),
+    ({"points": "lots"}, "points"),
+    ({"points": ""}, "points"),
+    ({"figures": "twelve"}, "figures"),
+    ({"class": "hussars"}, "units[0].class"),
+    ({"formation": "wedge"}, "units[0].formation"),
+])
+def test_a_bad_field_is_refused_by_name_and_nothing_is_stored(
+        client: TestClient, changes: dict[str, str], field: str) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT)
+    before = stored(client, roster_id)
+    response = edit(client, roster_id, htmx=True, **unit_form(**changes))
+    assert response.status_code == 422
+    assert f"{field}:" in unescape(response.text)
+    assert stored(client, roster_id) == before
+
+
+def test_common_actions_work_on_these_units(client: TestClient) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT, officer="on")
+    edit(client, roster_id, **{**NEW_UNIT, "unit_name": "Гусары", "class": "light_cavalry",
+                               "accuracy": ""})
+    edit(client, roster_id, **unit_form(), officer="on", action="duplicate")
+    units = stored(client, roster_id)["document"]["units"]
+    assert [u["name"] for u in units] == ["1-й батальон", "1-й батальон", "Гусары"]
+    assert [u["officer"] for u in units] == [True, False, False]  # the copy has no officer
+    edit(client, roster_id, op="update_unit", unit="2", action="move_up")
+    edit(client, roster_id, op="update_unit", unit="0", action="remove_unit")
+    assert [u["name"] for u in stored(client, roster_id)["document"]["units"]] == [
+        "Гусары", "1-й батальон"]
+
+
+def test_the_share_view_shows_stats_chances_actions_and_break_points_without_forms(
+        client: TestClient) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT, officer="on")
+    edit(client, roster_id, **unit_form(formation="square", points="30"), officer="on")
+    page = client.get(f"/r/{roster_id}").text
+    assert "<select" not in page and 'name="figures"' not in page
+    words = text_of(page)
+    assert "Line infantry" in words and "Square" in words
+    # Discipline 0 in square (+1): needs 5, 30 of 36; with the officer needs 4, 33.
+    assert "30/36 83.3 %" in words and "33/36 91.7 %" in words
+    assert "Morale tests after losing 15 pts" in words
+    assert "Army flees after losing 23 pts" in words
+    assert "Cavalry hit a square only on 6s." in words
+    actions = re.search(r'<p class="ls-actions">(.*?)</p>', page, re.S).group(1)
+    assert "Move" not in actions and "Shoot" in actions
+
+
+def test_the_editor_speaks_russian_with_the_seeds_terms(client: TestClient) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT)
+    words = text_of(client.get(f"/r/{roster_id}/edit", headers=RU).text)
+    for term in ("Линейная пехота", "Свободное построение", "Дисциплина", "Меткость",
+                 "Тест на приказ", "маркер расстройства", "Офицер", "Сбор", "Движение",
+                 "Калькулятор теста на приказ"):
+        assert term in words, term
+    assert "подразделений с офицером — 0" in words
+
+
+# ------------------------------------------------------------------ the calculator page
+
+
+def test_the_calculator_works_as_a_plain_get_form(client: TestClient) -> None:
+    page = client.get("/calc/order-test").text
+    assert '<form method="get" action="/calc/order-test"' in page
+    assert 'hx-get="/calc/order-test"' in page
+    assert "26/36 = 72.2 %" in text_of(page)
+    page = client.get("/calc/order-test", params={
+        "discipline": "-1", "formation": "close_order", "officer": "on",
+        "disorder": "2"}).text
+    # −1 + 1 + 1 − 2 = −1: needs 7, 21 of 36 = 7/12.
+    words = text_of(page)
+    assert "21/36 = 58.3 %" in words and "7/12" in words
+    assert select_options(page, "calc-formation")[1] == "close_order"
+    assert re.search(r'<option value="-1" selected>', page)
+    assert re.search(r'id="calc-officer" type="checkbox" name="officer" checked', page)
+    assert page.count('rx="1" class="pass"') == 21 and page.count('rx="1" class="fail"') == 15
+
+
+def test_the_calculator_answers_htmx_with_only_the_result(client: TestClient) -> None:
+    response = client.get("/calc/order-test", params={"discipline": "5", "formation": "square",
+                                                       "officer": "on"}, headers=HX)
+    assert response.status_code == 200 and "HX-Request" in response.headers["vary"]
+    body = response.text
+    assert "<html" not in body and "<form" not in body
+    assert body.lstrip().startswith('<section id="order-test-result"')
+    assert "35/36" in text_of(body)
+
+
+@pytest.mark.parametrize(("params", "field"), [
+    ({"discipline": "9"}, "discipline"), ({"formation": "wedge"}, "formation"),
+    ({"disorder": "-1"}, "disorder"), ({"disorder": "many"}, "disorder"),
+    ({"officer": "perhaps"}, "officer"),
+])
+def test_the_calculator_refuses_a_bad_value_by_name(client: TestClient, params: dict[str, str],
+                                                    field: str) -> None:
+    response = client.get("/calc/order-test", params=params)
+    assert response.status_code == 422
+    error = re.search(r'<p class="error" role="alert">(.*?)</p>', response.text, re.S)
+    assert error and unescape(error.group(1)).startswith(f"{field}:")
+    assert "/36 =" not in response.text
+
+
+def test_the_calculator_and_rules_page_speak_russian(client: TestClient) -> None:
+    words = text_of(client.get("/calc/order-test", headers=RU).text)
+    assert "Калькулятор теста на приказ" in words and "Маркеры расстройства" in words
+    assert "Сомкнутый строй" in words
+    rules = text_of(client.get("/rules/line_and_square", headers=RU).text)
+    assert "Иррегулярная кавалерия" in rules
+    assert "Кавалерия атакует каре только на 6 кубах." in rules
+
+
+def test_the_rules_page_tabulates_the_classes_and_links_the_calculator(
+        client: TestClient) -> None:
+    page = client.get("/rules/line_and_square").text
+    assert 'href="/calc/order-test"' in page
+    row = re.search(r'<tr data-class="grenadiers">(.*?)</tr>', page, re.S).group(1)
+    # shoot, skirmish, close order, square, march column, attack, volley
+    cells = [text_of(c) for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
+    assert cells == ["with accuracy", "—", "—", "yes", "yes", "yes", "—"]
+    for code in ("roster.over_limit", "unit.formation_not_allowed", "unit.square_too_small",
+                 "unit.cannot_shoot", "army.no_officer"):
+        assert f"<code>{code}</code>" in page
