@@ -1,0 +1,160 @@
+"""The army sheet of a "Line and Square" force: each unit's profile, actions and order-test
+chances, the army's break points, and the reference the table needs (the order test, and the
+square when a unit may form one), in English or in the seed's Russian.
+
+Pure data in, pure data out, like Chainmail's sheet: the print page and the text exports read
+this and decide nothing themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.rules.base import Lang, Severity, pick
+from app.rules.line_and_square import catalogue as cat
+from app.rules.line_and_square import evaluate
+from app.rules.line_and_square.roster import LineAndSquareRoster
+
+
+@dataclass(frozen=True)
+class SheetChance:
+    officer_in_reach: bool
+    disorder: int
+    fraction: str  # "26/36"
+    percent: str  # "72.2 %"
+
+
+@dataclass(frozen=True)
+class SheetUnit:
+    number: int
+    name: str
+    class_name: str
+    formation_name: str
+    figures: int
+    speed: int
+    accuracy: str  # "—" when the unit cannot shoot
+    discipline: str  # "+1", "0", "−2"
+    points: str
+    officer: bool
+    actions: tuple[str, ...]  # action names in the sheet's language
+    chances: tuple[SheetChance, ...]  # no officer / officer × 0, 1, 2 disorder markers
+    note: str
+
+    @property
+    def casualty_boxes(self) -> int:
+        """One tick box per figure, to strike off losses during the game."""
+        return self.figures
+
+
+@dataclass(frozen=True)
+class Section:
+    """A reference section printed on the sheet, already in the sheet's language."""
+
+    id: str
+    title: str
+    paragraphs: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()  # names of the units the section is about
+
+
+@dataclass(frozen=True)
+class LineAndSquareSheet:
+    lang: Lang
+    name: str
+    ruleset_name: str
+    note: str
+    total: str
+    points_limit: int
+    default_limit: bool  # the usual 30, as the roster sets none
+    remaining: str
+    over_limit: bool
+    figures: int
+    officers: int
+    units: tuple[SheetUnit, ...]
+    morale_test_loss: int  # points lost when every unit tests morale
+    flight_loss: int  # points lost when the rest flee
+    break_points: tuple[str, str]  # both thresholds in words
+    valid: bool
+    legality: str
+    issues: tuple[str, ...]
+    sections: tuple[Section, ...]
+
+    def section(self, section_id: str) -> Section | None:
+        return next((s for s in self.sections if s.id == section_id), None)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
+
+
+def _percent(chance: float, lang: Lang) -> str:
+    text = f"{chance * 100:.1f}"
+    return f"{text.replace('.', ',') if lang == 'ru' else text} %"
+
+
+def _order_test_section(lang: Lang) -> Section:
+    return Section("order_test", pick(lang, "Order test", "Тест на приказ"), (
+        pick(lang, "Roll two dice and add the unit's discipline; +1 in close order, +1 in square, "
+             "+1 within 12\" of a unit with an officer; −1 for each disorder marker. 6 or more "
+             "passes and the unit acts; less, and it does nothing this turn.",
+             "Киньте два кубика и прибавьте дисциплину подразделения; +1 в сомкнутом строю, "
+             "+1 в каре, +1 ближе 12\" от подразделения с офицером; −1 за каждый маркер "
+             "расстройства. 6 и больше — тест пройден, подразделение действует; меньше — "
+             "в этот ход оно ничего не делает."),
+        pick(lang, "A roll of 1-1 always fails and 6-6 always passes.",
+             "Результат 1-1 — это всегда неудача, а 6-6 — всегда успех."),
+    ))
+
+
+def _square_section(roster: LineAndSquareRoster, lang: Lang, lines: list[str]) -> Section | None:
+    names = tuple(unit.name or pick(lang, f"Unit {i + 1}", f"Подразделение {i + 1}")
+                  for i, unit in enumerate(roster.units) if cat.CLASSES[unit.unit_class].square)
+    if not names:
+        return None
+    return Section("square", pick(lang, "The square", "Каре"), tuple(lines), names)
+
+
+def _legality(issues: list[dict[str, object]], lang: Lang) -> str:
+    errors = sum(1 for i in issues if i["severity"] == Severity.error.value)
+    warnings = sum(1 for i in issues if i["severity"] == Severity.warning.value)
+    if errors:
+        return pick(lang, f"Not legal: errors {errors}, warnings {warnings}",
+                    f"Не по правилам: ошибок {errors}, предупреждений {warnings}")
+    if warnings:
+        return pick(lang, f"Legal, warnings {warnings}", f"По правилам, предупреждений {warnings}")
+    return pick(lang, "Legal", "По правилам")
+
+
+def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareSheet:
+    result = evaluate(roster, lang).result
+    units = []
+    for i, (unit, priced) in enumerate(zip(roster.units, result["units"], strict=True)):
+        units.append(SheetUnit(
+            number=i + 1,
+            name=unit.name or pick(lang, f"Unit {i + 1}", f"Подразделение {i + 1}"),
+            class_name=cat.CLASSES[unit.unit_class].name(lang),
+            formation_name=cat.FORMATIONS[unit.formation].name(lang),
+            figures=unit.figures, speed=unit.speed,
+            accuracy="—" if unit.accuracy is None else str(unit.accuracy),
+            discipline=_signed(unit.discipline),
+            points=str(priced["points"]), officer=unit.officer,
+            actions=tuple(cat.ACTIONS[a].name(lang) for a in priced["actions"]),
+            chances=tuple(SheetChance(c["officer_in_reach"], c["disorder"],
+                                      f"{c['passing_throws']}/{c['throws']}",
+                                      _percent(c["chance"], lang))
+                          for c in priced["order_test"]),
+            note=unit.note))
+    sections = [_order_test_section(lang)]
+    square = _square_section(roster, lang, result["square_rules"])
+    if square is not None:
+        sections.append(square)
+    points = result["break_points"]
+    return LineAndSquareSheet(
+        lang=lang, name=roster.name, ruleset_name=pick(lang, cat.NAME_EN, cat.NAME_RU),
+        note=roster.note, total=str(result["total"]), points_limit=result["points_limit"],
+        default_limit=result["points_limit_source"] == "default",
+        remaining=str(result["remaining"]), over_limit=result["remaining"] < 0,
+        figures=result["figures"], officers=result["officers"], units=tuple(units),
+        morale_test_loss=points["half"], flight_loss=points["three_quarters"],
+        break_points=(points["morale_text"], points["flight_text"]),
+        valid=result["valid"], legality=_legality(result["issues"], lang),
+        issues=tuple(str(i["message"]) for i in result["issues"]), sections=tuple(sections))
