@@ -306,3 +306,8 @@ def test_the_rules_page_tabulates_the_classes_and_links_the_calculator(
     for code in ("roster.over_limit", "unit.formation_not_allowed", "unit.square_too_small",
                  "unit.cannot_shoot", "army.no_officer"):
         assert f"<code>{code}</code>" in page
+
+
+def test_the_about_page_leads_to_the_rules_page_and_the_calculator(client: TestClient) -> None:
+    page = client.get("/about").text
+    assert 'href="/rules/line_and_square"' in page and 'href="/calc/order-test"' in page
