@@ -9,8 +9,8 @@ def army(name: str = "Орда Субэдэя", *, figures: int = 10, points_lim
          nation: str = "mongols") -> dict[str, Any]:
     return {
         "name": name, "ruleset": "chainmail", "nation": nation, "points_limit": points_limit,
-        "historical": True, "fortifications": False,
-        "units": [{"name": "Кешиг", "mercenary": False, "flags": ["commander"],
+        "historical": True, "fortifications": False, "note": "",
+        "units": [{"name": "Кешиг", "mercenary": False, "flags": ["commander"], "note": "",
                    "lines": [{"troop": "medium_horse", "figures": figures, "weapon": "lance"}]}],
         "engines": [],
     }
