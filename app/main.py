@@ -12,7 +12,7 @@ from app import __version__, errors
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
 from app.limits import BodySizeLimit
-from app.routes import api, export, order_test, pages, rosters, sheet
+from app.routes import api, export, melee, order_test, pages, rosters, sheet
 from app.rules import RULESETS
 from app.timing import ServerTiming
 from app.web.security import SecurityHeaders
@@ -41,6 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rosters.router)
     app.include_router(sheet.router)
     app.include_router(order_test.router)
+    app.include_router(melee.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

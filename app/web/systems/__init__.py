@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from app.web.systems import chainmail, line_and_square
+from app.web.systems import chainmail, formation_density, line_and_square
 
-SYSTEMS: dict[str, ModuleType] = {module.RULESET: module for module in (chainmail, line_and_square)}
+SYSTEMS: dict[str, ModuleType] = {module.RULESET: module for module in (chainmail, line_and_square,
+                                                                          formation_density)}

@@ -1,0 +1,294 @@
+""""Formation Density" pages of its own: the melee calculator (`/calc/melee`, and its JSON twin
+`POST /api/v1/rulesets/formation_density/melee`) and the rules page it is linked from.
+
+The calculator page is a GET form over units of stored rosters of this rule system: it works
+without JavaScript, and htmx swaps only the result (and the unit pickers when a roster is added).
+The API also takes units written out in the body.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from starlette.responses import Response
+
+from app import errors, services
+from app.deps import SessionDep
+from app.rules import get_ruleset
+from app.rules.base import Lang, percent_text, pick
+from app.rules.formation_density import Unit, exchange, melee_json
+from app.rules.formation_density import catalogue as cat
+from app.rules.formation_density.result import MeleeResult
+from app.schemas import ValidationFailure
+from app.web import i18n
+from app.web.templating import render
+
+router = APIRouter()
+
+# ---------------------------------------------------------------- the API body
+
+ROSTER_ID = r"^[A-Za-z0-9_-]{1,64}$"
+# Discriminator tags, removed from error paths so a field reads "a.lines[0].count".
+INLINE, STORED = "formation_density:unit", "formation_density:stored_unit"
+errors.register_tags({INLINE, STORED})
+
+
+class StoredUnit(BaseModel):
+    """A unit of a stored roster of this rule system, by the roster's id and the unit's index."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    roster: str = Field(pattern=ROSTER_ID, description="the roster's public id")
+    unit: int = Field(ge=0, lt=10_000, strict=True, description="the unit's index, from 0")
+
+
+def _side_kind(value: Any) -> str | None:
+    if isinstance(value, dict):
+        return STORED if "roster" in value else INLINE
+    if isinstance(value, StoredUnit):
+        return STORED
+    return INLINE if isinstance(value, Unit) else None
+
+
+Side = Annotated[
+    Annotated[Unit, Tag(INLINE)] | Annotated[StoredUnit, Tag(STORED)],
+    Discriminator(_side_kind, custom_error_type="side_type",
+                  custom_error_message='a unit, or {"roster": id, "unit": index}'),
+]
+
+
+class MeleeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    a: Side
+    b: Side
+
+
+def _refuse(field: str, message: str) -> RequestValidationError:
+    return RequestValidationError([{"loc": ("body", *field.split(".")), "msg": message,
+                                    "type": "value_error"}])
+
+
+def _resolve(session: Any, side: Unit | StoredUnit, field: str,
+             lang: Lang) -> tuple[Unit, tuple[str, int] | None]:
+    """The unit a side names, read from its stored roster when it refers to one."""
+    if isinstance(side, Unit):
+        return side, None
+    try:
+        stored = services.get_roster(session, side.roster)
+    except services.RosterDeleted as gone:
+        raise _refuse(f"{field}.roster", pick(
+            lang, f"roster {side.roster} was deleted",
+            f"армия {side.roster} удалена")) from gone
+    except services.RosterNotFound as missing:
+        raise _refuse(f"{field}.roster", pick(
+            lang, f"there is no roster {side.roster}", f"армии {side.roster} нет")) from missing
+    if stored.ruleset != cat.RULESET_ID:
+        system = get_ruleset(stored.ruleset)
+        name = (system.name_ru if lang == "ru" else system.name_en) if system else stored.ruleset
+        raise _refuse(f"{field}.roster", pick(
+            lang, f"roster {side.roster} is a {name} roster; the melee calculator takes "
+                  f"{cat.NAME_EN} rosters",
+            f"армия {side.roster} собрана по правилам «{name}»; калькулятор рукопашной "
+            f"принимает армии «{cat.NAME_RU}»"))
+    units = stored.document.units  # type: ignore[attr-defined]
+    if side.unit >= len(units):
+        raise _refuse(f"{field}.unit", pick(
+            lang, f"roster {side.roster} has {len(units)} units (indexes 0 to "
+                  f"{len(units) - 1})" if units else f"roster {side.roster} has no units",
+            f"в армии {side.roster} отрядов: {len(units)}"))
+    return units[side.unit], (stored.id, side.unit)
+
+
+@router.post(
+    "/api/v1/rulesets/formation_density/melee", tags=["pricing"], response_model=MeleeResult,
+    summary="Exact melee exchange between two Formation Density units",
+    responses={422: {"model": ValidationFailure,
+                     "description": "A unit or reference is invalid; the message names it"}})
+def melee(
+    session: SessionDep,
+    body: Annotated[MeleeRequest, Body(openapi_examples={
+        "inline": {"summary": "Two units written out", "value": {
+            "a": {"name": "Легионеры", "density": 3, "files": 20, "lines": [
+                {"class": "melee_specialists", "weapon": "heavy_throwing", "count": 20,
+                 "shield": True, "armour": True},
+                {"class": "melee_specialists", "weapon": "sword", "count": 20,
+                 "shield": True, "armour": True}]},
+            "b": {"name": "Фаланга", "density": 5, "files": 10, "lines": [
+                {"class": "shock_troops", "weapon": "pike", "count": 40, "armour": True}]}}},
+        "stored": {"summary": "Units of stored rosters", "value": {
+            "a": {"roster": "ROSTER_ID", "unit": 0}, "b": {"roster": "ROSTER_ID", "unit": 1}}},
+    })],
+    lang: Annotated[Literal["en", "ru"], Query(description="Language of messages")] = "en",
+) -> dict[str, Any]:
+    """One exchange of blows: for each side the exact distribution and expectation of hits
+    scored, enemy hits blocked and warriors lost (probabilities as "n/d" and as floats), the
+    shield-wall and armour shares, and for a side with swords the same exchange with its sword
+    hits kept as parries. Each side is a unit (as in a roster) or `{"roster": id, "unit":
+    index}` naming a unit of a stored Formation Density roster."""
+    unit_a, source_a = _resolve(session, body.a, "a", lang)
+    unit_b, source_b = _resolve(session, body.b, "b", lang)
+    return melee_json(exchange(unit_a, unit_b), lang, (source_a, source_b))
+
+
+# ---------------------------------------------------------------- the calculator page
+
+MAX_ROSTERS = 6
+_SHARE_LINK = re.compile(r"/r/([A-Za-z0-9_-]{1,64})(?:/edit)?/?(?:[?#].*)?$")
+_BARE_ID = re.compile(ROSTER_ID)
+
+
+def roster_id_from(text: str) -> str | None:
+    """A roster id from what a player pastes: the id itself, or a share or edit link."""
+    text = text.strip()
+    if _BARE_ID.fullmatch(text):
+        return text
+    found = _SHARE_LINK.search(text)
+    return found.group(1) if found else None
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str  # "<roster id>:<unit index>"
+    roster: str
+    roster_name: str
+    index: int
+    label: str
+    unit: Unit
+
+
+@dataclass(frozen=True)
+class Bar:
+    value: int
+    x: float
+    y: float
+    width: float
+    height: float
+    share: str
+
+
+def share_text(p: Fraction) -> str:
+    """A probability as a percentage for display only: tiny ones are not shown as 0."""
+    if 0 < p < Fraction(1, 2000):
+        return "<0.1"
+    return percent_text(p)
+
+
+def bars(stat: dict[str, Any], width: float = 100, height: float = 36) -> dict[str, Any]:
+    """A bar chart of a distribution in a width × height box, one bar per whole number."""
+    points = [(d["value"], Fraction(d["probability"])) for d in stat["distribution"]]
+    low, high = points[0][0], points[-1][0]
+    span = high - low + 1
+    step = width / span
+    tallest = max(p for _, p in points)
+    out = [Bar(v, round((v - low) * step + step * 0.1, 3),
+               round(height - float(p / tallest) * height, 3), round(step * 0.8, 3),
+               round(float(p / tallest) * height, 3), share_text(p)) for v, p in points]
+    mean = Fraction(stat["expectation"])
+    return {"bars": out, "low": low, "high": high, "width": width, "height": height,
+            "mean_x": round(float((mean - low) * step + step / 2), 3),
+            "rows": [(v, share_text(p)) for v, p in points]}
+
+
+def _choices(session: Any, ids: list[str], lang: Lang) -> tuple[list[Choice], list[str],
+                                                               list[str]]:
+    """The units offered, the rosters they come from, and what could not be read."""
+    choices: list[Choice] = []
+    loaded: list[str] = []
+    problems: list[str] = []
+    for roster_id in ids:
+        if roster_id in loaded:
+            continue
+        try:
+            stored = services.get_roster(session, roster_id)
+        except services.RosterNotFound:
+            problems.append(i18n.gettext("There is no roster %(id)s.") % {"id": roster_id})
+            continue
+        if stored.ruleset != cat.RULESET_ID:
+            problems.append(i18n.gettext(
+                "Roster %(id)s is not a Formation Density roster.") % {"id": roster_id})
+            continue
+        loaded.append(stored.id)
+        for i, unit in enumerate(stored.document.units):  # type: ignore[attr-defined]
+            name = unit.name or i18n.gettext("Unit %(n)s") % {"n": i + 1}
+            label = f"{i + 1}. {name} ({unit.warriors})"
+            choices.append(Choice(f"{stored.id}:{i}", stored.id, stored.name, i, label, unit))
+    return choices, loaded, problems
+
+
+@router.get("/calc/melee", include_in_schema=False)
+def melee_page(request: Request, session: SessionDep) -> Response:
+    lang = i18n.request_lang(request)
+    i18n.use_lang(lang)
+    params = request.query_params
+    wanted: list[str] = []
+    problems: list[str] = []
+    for raw in [*params.getlist("roster"), params.get("add", "")]:
+        if not raw.strip():
+            continue
+        roster_id = roster_id_from(raw[:300])
+        if roster_id is None:
+            problems.append(i18n.gettext("%(text)s is not a roster link or id.")
+                            % {"text": raw[:80]})
+        else:
+            wanted.append(roster_id)
+    picked = {side: params.get(side, "") for side in ("a", "b")}
+    for value in picked.values():
+        roster_id = value.partition(":")[0]
+        if roster_id and _BARE_ID.fullmatch(roster_id):
+            wanted.append(roster_id)
+    wanted = list(dict.fromkeys(wanted))[:MAX_ROSTERS]
+    choices, loaded, unreadable = _choices(session, wanted, lang)
+    problems += unreadable
+    by_value = {c.value: c for c in choices}
+    for side, default in (("a", 0), ("b", 1)):
+        if picked[side] not in by_value:
+            if picked[side]:
+                problems.append(i18n.gettext("Side %(side)s: that unit is not in the rosters "
+                                             "above.") % {"side": side.upper()})
+            picked[side] = choices[min(default, len(choices) - 1)].value if choices else ""
+    result = None
+    charts: dict[str, dict[str, Any]] = {}
+    if picked["a"] and picked["b"]:
+        a, b = by_value[picked["a"]], by_value[picked["b"]]
+        result = melee_json(exchange(a.unit, b.unit), lang,
+                            ((a.roster, a.index), (b.roster, b.index)))
+        for side in ("a", "b"):
+            charts[side] = {key: bars(result[side][key]) for key in ("hits", "blocked", "lost")}
+            if result[side]["parrying"]:
+                charts[side]["parried_lost"] = bars(result[side]["parrying"]["lost"])
+    groups: dict[str, list[Choice]] = {}
+    for choice in choices:
+        groups.setdefault(choice.roster, []).append(choice)
+    context = {
+        "groups": list(groups.values()), "rosters": loaded, "picked": picked,
+        "problems": problems, "result": result, "charts": charts, "names": _names(lang),
+        "chosen": {side: by_value.get(picked[side]) for side in ("a", "b")},
+    }
+    blocks = ["pickers", "result"] if "add" in params else ["result"]
+    return render(request, "calc/melee.html", context, blocks=blocks,
+                  status_code=422 if problems and result is None else 200)
+
+
+def _names(lang: str) -> dict[str, dict[str, str]]:
+    system = get_ruleset(cat.RULESET_ID)
+    assert system is not None
+    key = "name_ru" if lang == "ru" else "name_en"
+    catalogue = system.catalogue()
+    return {group: {item["id"]: item[key] for item in catalogue[group]}
+            for group in ("classes", "weapons", "features", "protections", "line_flags")}
+
+
+@router.get("/rules/formation_density", include_in_schema=False)
+def rules_page(request: Request) -> Response:
+    lang = i18n.request_lang(request)
+    system = get_ruleset(cat.RULESET_ID)
+    assert system is not None
+    return render(request, "systems/formation_density/rules.html",
+                  {"names": _names(lang), "catalogue": system.catalogue()})

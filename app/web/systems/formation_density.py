@@ -1,0 +1,123 @@
+"""The "Formation Density" editor's own actions: a unit's density, files and points, and its
+lines of warriors (class, weapon, count, protection, mounted, moved straight).
+
+Form text becomes values here ("12,5" points are 12.5, an empty points field is "no points");
+the rule system's model then checks ranges and ids, so a bad field is refused naming it.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from fractions import Fraction
+from typing import Any
+
+from app.rules.base import percent_text
+from app.rules.limits import MAX_LINES, MAX_UNITS
+from app.web.editing import Document, EditError, Form, checked, index, whole
+
+RULESET = "formation_density"
+LINE_FLAGS = ("shield", "armour", "mounted", "cavalry_armour", "moved_straight")
+
+# "12", "2.5", "2,5" (a Russian keyboard writes the decimal comma).
+_NUMBER = re.compile(r"[+]?\d{1,8}(?:[.,]\d{1,6})?")
+
+
+def _points(form: Form, field: str) -> int | float | None:
+    raw = form.get(field, "").strip()
+    if not raw:
+        return None
+    if not _NUMBER.fullmatch(raw):
+        raise EditError(field, f"{raw[:20]!r} is not a number of points")
+    value = float(raw.replace(",", "."))
+    return int(value) if value.is_integer() else value
+
+
+def _line(form: Form, suffix: str) -> dict[str, Any]:
+    """One line of warriors from the form fields ending in `suffix` ("" or "_<j>")."""
+    return {"class": form.get(f"class{suffix}", ""), "weapon": form.get(f"weapon{suffix}", ""),
+            "count": whole(form, f"count{suffix}"),
+            **{flag: checked(form, f"{flag}{suffix}") for flag in LINE_FLAGS}}
+
+
+def _profile(form: Form) -> dict[str, Any]:
+    return {"density": whole(form, "density"), "files": whole(form, "files"),
+            "points": _points(form, "points")}
+
+
+def add_unit(doc: Document, form: Form) -> Document:
+    if len(doc["units"]) >= MAX_UNITS:
+        raise EditError("units", f"at most {MAX_UNITS} units")
+    doc["units"].append({"name": form.get("unit_name", "").strip(), **_profile(form),
+                         "note": "", "lines": [_line(form, "")]})
+    return doc
+
+
+def update_unit(doc: Document, form: Form) -> Document:
+    i = index(form, "unit", len(doc["units"]))
+    unit = doc["units"][i]
+    unit["name"] = form.get("unit_name", unit["name"])
+    unit.update(_profile(form))
+    unit["note"] = form.get("unit_note", unit.get("note", ""))
+    for j, line in enumerate(unit["lines"]):
+        line.update(_line(form, f"_{j}"))
+    return doc
+
+
+def add_line(doc: Document, form: Form) -> Document:
+    i = index(form, "unit", len(doc["units"]))
+    lines = doc["units"][i]["lines"]
+    if len(lines) >= MAX_LINES:
+        raise EditError("lines", f"at most {MAX_LINES} lines in a unit")
+    # A new line starts as a copy of the last one, a rank deep: the player then changes it.
+    twin = copy.deepcopy(lines[-1])
+    twin["count"] = min(doc["units"][i]["files"], 500)
+    lines.append(twin)
+    return doc
+
+
+def remove_line(doc: Document, form: Form) -> Document:
+    i = index(form, "unit", len(doc["units"]))
+    lines = doc["units"][i]["lines"]
+    j = index(form, "line", len(lines))
+    if len(lines) == 1:
+        raise EditError("line", "a unit keeps at least one line; remove the unit instead")
+    del lines[j]
+    return doc
+
+
+ACTIONS = {
+    "add_unit": add_unit,
+    "update_unit": update_unit,
+    "add_line": add_line,
+    "remove_line": remove_line,
+}
+
+
+def new_document(form: Form) -> dict[str, Any]:
+    """A new, empty roster from the home page's form (points and a limit are optional)."""
+    return {"name": form.get("name", ""), "ruleset": RULESET,
+            "points_limit": whole(form, "points_limit", required=False), "units": []}
+
+
+def _chance(value: dict[str, Any] | None) -> str | None:
+    if value is None:
+        return None
+    exact = Fraction(value["exact"])
+    return f"{value['exact']} ({percent_text(exact)} %)"
+
+
+def page_context(doc: Document, result: dict[str, Any],
+                 catalogue: dict[str, Any]) -> dict[str, Any]:
+    """Display text of the derived figures (chances as fractions and percentages)."""
+    return {
+        "densities": list(range(catalogue["limits"]["density"]["min"],
+                                catalogue["limits"]["density"]["max"] + 1)),
+        "fd_chances": [[_chance(line["hit_chance"]) for line in unit["lines"]]
+                       for unit in result["units"]],
+        "fd_shields": [_chance(unit["shield_wall"]["chance"]) if unit["shield_wall"] else None
+                       for unit in result["units"]],
+        "fd_features": {f["id"]: {"en": f["description_en"], "ru": f["description_ru"]}
+                        for f in catalogue["features"]},
+        "fd_flags": LINE_FLAGS,
+    }
