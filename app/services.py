@@ -161,7 +161,8 @@ def _summary(document: BaseModel) -> dict[str, Any]:
     if system is None:  # the document type only admits known rule systems
         raise ValueError(f"unknown ruleset {ruleset!r}")
     result = system.evaluate(document, "en").result
-    name = str(document.name)  # type: ignore[attr-defined]
+    # PostgreSQL text cannot hold NUL; the JSON document keeps it escaped, the columns drop it.
+    name = str(document.name).replace("\x00", "")  # type: ignore[attr-defined]
     return {
         "name": name[:NAME_LENGTH],
         "search_name": name.casefold()[:NAME_LENGTH],

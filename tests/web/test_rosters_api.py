@@ -254,3 +254,8 @@ def test_the_openapi_document_describes_every_answer(api: TestClient) -> None:
                  "/api/v1/rosters/{roster_id}/revisions",
                  "/api/v1/rosters/{roster_id}/revisions/{version}"):
         assert path in paths
+
+
+def test_a_name_with_a_nul_character_is_stored_on_every_backend(api: TestClient) -> None:
+    created = create(api, army(name="Орда\u0000Батыя"))
+    assert api.get(f"{ROSTERS}/{created['id']}").json()["document"]["name"] == "Орда\u0000Батыя"
