@@ -256,3 +256,10 @@ def test_the_rules_page_lists_weapons_and_links_the_calculator(client: TestClien
     assert 'data-weapon="heavy_throwing"' in page and "unit.two_handed_shield" in page
     russian = client.get("/rules/formation_density?lang=ru").text
     assert "Тяжёлое метательное" in russian and "Бронебойное" in russian
+
+
+def test_the_about_page_links_the_rules_page_and_the_calculator(client: TestClient) -> None:
+    page = client.get("/about").text
+    assert 'href="/rules/formation_density"' in page and 'href="/calc/melee"' in page
+    empty = client.get("/calc/melee")
+    assert empty.status_code == 200 and "paste the share link" in empty.text
