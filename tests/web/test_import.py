@@ -126,6 +126,28 @@ def test_an_upload_without_the_file_field_is_refused_by_name(client: TestClient)
     assert stored_count(client) == before
 
 
+@pytest.mark.parametrize(("content", "content_type"), [
+    (b"abc", "multipart/form-data"),
+    (b"--xx\r\ngarbage", "multipart/form-data; boundary=xx"),
+])
+def test_a_malformed_upload_is_refused_naming_the_file(client: TestClient, content: bytes,
+                                                       content_type: str) -> None:
+    answer = client.post("/api/v1/rosters/import", content=content,
+                         headers={"Content-Type": content_type})
+    assert answer.status_code == 422
+    assert answer.json()["message"].startswith("file: ")
+
+
+def test_only_one_file_is_taken_per_import(client: TestClient) -> None:
+    before = stored_count(client)
+    data = json.dumps(DOCUMENT).encode()
+    answer = client.post("/api/v1/rosters/import",
+                         files=[("file", ("a.json", data)), ("file", ("b.json", data))])
+    assert answer.status_code == 422
+    assert "file" in answer.json()["message"]
+    assert stored_count(client) == before
+
+
 def test_an_oversized_file_is_refused_and_stores_nothing(client: TestClient) -> None:
     before = stored_count(client)
     padded = {**DOCUMENT, "note": "x" * 1500, "units": DOCUMENT["units"] * 400}
