@@ -71,14 +71,19 @@ def purge(args: argparse.Namespace) -> int:
 
 def backup(args: argparse.Namespace) -> int:
     """Copy the live SQLite database with SQLite's online backup API (safe while serving)."""
+    from sqlalchemy.engine import make_url
+
     from app import db
 
     settings = get_settings()
     if not db.is_sqlite(settings.db_url):
-        say("backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. "
-            "`pg_dump --format=custom --file=muster.dump \"$DATABASE_URL\"`",
-            "backup копирует базу SQLite; для PostgreSQL используйте pg_dump, например "
-            "`pg_dump --format=custom --file=muster.dump \"$DATABASE_URL\"`", error=True)
+        # pg_dump speaks libpq URLs: no "+driver" part.
+        libpq = make_url(settings.db_url).set(drivername="postgresql")
+        dump = (f"pg_dump --format=custom --file=muster.dump "
+                f"'{libpq.render_as_string(hide_password=True)}'")
+        say(f"backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. `{dump}`",
+            f"backup копирует базу SQLite; для PostgreSQL используйте pg_dump, например `{dump}`",
+            error=True)
         return 2
     source = db.sqlite_path(settings.db_url)
     if source is None or not source.is_file():

@@ -111,6 +111,7 @@ def test_backup_refuses_postgresql_and_points_to_pg_dump(
         get_settings.cache_clear()
     message = capsys.readouterr().err
     assert "pg_dump" in message and "PostgreSQL" in message and "используйте" in message
+    assert "'postgresql://" in message  # a URL pg_dump understands, without "+psycopg"
 
 
 def test_purge_removes_only_rosters_deleted_over_thirty_days_ago(
