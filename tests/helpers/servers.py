@@ -46,10 +46,16 @@ class Server:
 
 
 @contextmanager
-def running_server(database_url: str, log_dir: Path, *, workers: int = 1,
-                   ready_within: float = 30.0) -> Iterator[Server]:
+def running_server(database_url: str | None, log_dir: Path, *, workers: int = 1,
+                   data_dir: Path | None = None, ready_within: float = 30.0) -> Iterator[Server]:
+    """`python -m uvicorn app.asgi:app` on a free port, on `database_url` or, when that is None,
+    on the default SQLite file in `data_dir` (MUSTER_DATA_DIR)."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url}
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MUSTER_DATA_DIR")}
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
+    if data_dir is not None:
+        env["MUSTER_DATA_DIR"] = str(data_dir)
     command = [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
                "--port", str(port), "--log-level", "warning"]
     if workers > 1:

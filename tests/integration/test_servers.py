@@ -11,7 +11,6 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers.databases import sqlite_url
 from tests.helpers.documents import army
 from tests.helpers.servers import running_server
 
@@ -88,13 +87,13 @@ def test_twenty_racing_writers_lose_no_update(database_url: str, tmp_path: Path)
 
 
 def test_writes_answered_before_a_sigkill_survive_the_restart(tmp_path: Path) -> None:
-    url = sqlite_url(tmp_path)
+    data_dir = tmp_path / "data"  # the default SQLite file, in a directory the server creates
     acknowledged: dict[str, dict[int, dict[str, Any]]] = {}
     lock = threading.Lock()
     stop = threading.Event()
     refused: list[int] = []  # answers other than success while the server was up
 
-    with running_server(url, tmp_path) as server:
+    with running_server(None, tmp_path, data_dir=data_dir) as server:
 
         def writer(n: int) -> None:
             with httpx.Client(base_url=server.url, timeout=10) as http:
@@ -140,11 +139,12 @@ def test_writes_answered_before_a_sigkill_survive_the_restart(tmp_path: Path) ->
 
     assert refused == []
     assert sum(len(v) for v in acknowledged.values()) >= 60
-    database = tmp_path / "muster.db"
+    database = data_dir / "muster.db"
     with sqlite3.connect(database) as check:
         assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
-    with running_server(url, tmp_path) as again, httpx.Client(base_url=again.url) as http:
+    with (running_server(None, tmp_path, data_dir=data_dir) as again,
+          httpx.Client(base_url=again.url) as http):
         for roster_id, versions in acknowledged.items():
             current = http.get(f"{ROSTERS}/{roster_id}")
             assert current.status_code == 200, f"acknowledged roster {roster_id} was lost"
