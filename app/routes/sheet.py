@@ -16,9 +16,9 @@ from starlette.responses import HTMLResponse
 
 from app import services
 from app.deps import RosterId, SessionDep, not_found
+from app.export_formats import FORMATS
 from app.exports import sheet_of
-from app.rules.base import Lang, pick
-from app.rules.chainmail.sheet import OPTIONAL, UnknownSection
+from app.rules.base import Lang
 from app.web.i18n import request_lang
 from app.web.templating import render
 
@@ -30,69 +30,19 @@ Paper = Literal["a4", "letter"]
 MAX_BOXES = 60
 
 
-def words(lang: Lang) -> dict[str, str]:
-    """Every fixed word of the printed sheet, in the sheet's language."""
-    entries = {
-        "army_sheet": ("Army sheet", "Лист армии"),
-        "options": ("Sheet options", "Настройки листа"),
-        "optional_sections": ("Also print", "Также напечатать"),
-        "paper": ("Paper", "Бумага"),
-        "language": ("Language", "Язык"),
-        "apply": ("Show", "Показать"),
-        "back": ("Back to the roster", "Назад к армии"),
-        "print_hint": ("Print this page from the browser (Ctrl+P).",
-                       "Напечатайте эту страницу из браузера (Ctrl+P)."),
-        "historical": ("historical", "историческая"),
-        "not_historical": ("not historical", "не историческая"),
-        "fortifications": ("holds fortifications", "обороняет укрепления"),
-        "points": ("Points", "Очки"),
-        "of": ("of", "из"),
-        "left": ("{points} left", "осталось {points}"),
-        "over": ("{points} over the limit", "превышение на {points}"),
-        "figures": ("Figures", "Фигуры"),
-        "foot": ("foot", "пехота"),
-        "horse": ("horse", "конница"),
-        "engines": ("Engines", "Машины"),
-        "legality": ("Legality", "Соответствие правилам"),
-        "morale_test": ("Morale test for losses", "Проверка морали из-за потерь"),
-        "morale_rule": ("when {lost} of {figures} figures are lost (one third, 33.3 %), "
-                        "{standing} left standing",
-                        "когда потеряно {lost} из {figures} фигур (треть, 33.3%), "
-                        "в строю {standing}"),
-        "units": ("Units", "Отряды"),
-        "unit": ("Unit", "Отряд"),
-        "troops": ("Troops", "Войска"),
-        "per_figure": ("Per figure", "За фигуру"),
-        "cost": ("Cost", "Стоимость"),
-        "rating": ("Morale (T. 19)", "Мораль (т. 19)"),
-        "casualties": ("Casualties", "Потери"),
-        "more_figures": ("more figures: tally losses here", "фигур ещё: отмечайте потери здесь"),
-        "mercenary": ("mercenary", "наёмники"),
-        "count": ("Count", "Количество"),
-        "engine": ("Engine", "Машина"),
-        "problems": ("Rule problems", "Нарушения правил"),
-        "reference": ("Rules for this army", "Правила для этой армии"),
-        "applies_to": ("Applies to", "Относится к"),
-        "share": ("Share link", "Ссылка на армию"),
-        "no_units": ("No units yet.", "Отрядов пока нет."),
-        "note": ("Note", "Примечание"),
-    }
-    return {key: pick(lang, en, ru) for key, (en, ru) in entries.items()}
-
-
 def _refuse(field: str, message: str) -> RequestValidationError:
     return RequestValidationError([{"loc": ("query", field), "msg": message,
                                     "type": "value_error"}])
 
 
-def chosen_sections(values: list[str]) -> list[str]:
+def chosen_sections(values: list[str], offered: tuple[str, ...]) -> list[str]:
     """`?sections=baggage,weather` or the form's `?sections=baggage&sections=weather`."""
     chosen = [part.strip() for value in values for part in value.split(",") if part.strip()]
-    unknown = sorted(set(chosen) - set(OPTIONAL))
+    unknown = sorted(set(chosen) - set(offered))
     if unknown:
         raise _refuse("sections", f"unknown section {', '.join(unknown)}; "
-                                  f"known: {', '.join(OPTIONAL)}")
-    return [section for section in OPTIONAL if section in chosen]
+                                  f"known: {', '.join(offered) or 'none'}")
+    return [section for section in offered if section in chosen]
 
 
 def share_qr(url: str) -> Markup:
@@ -117,19 +67,20 @@ def print_sheet(
 ) -> HTMLResponse:
     """A clean army sheet for the table, made to be printed."""
     sheet_lang = lang or request_lang(request)
-    optional = chosen_sections(sections)
     try:
         roster = services.get_roster(session, roster_id)
     except services.RosterNotFound as error:
         raise not_found(sheet_lang, roster_id, error) from error
+    system = FORMATS[roster.ruleset]
+    optional = chosen_sections(sections, tuple(system.OPTIONAL_SECTIONS))
     try:
         sheet = sheet_of(roster.document, sheet_lang, optional)
-    except UnknownSection as error:  # checked above; kept so a new section cannot 500
+    except ValueError as error:  # sections are checked above; kept so none can 500
         raise _refuse("sections", str(error)) from error
     share_url = f"{str(request.base_url).rstrip('/')}/r/{roster.id}"
     context: dict[str, Any] = {
         "lang": sheet_lang,
-        "t": words(sheet_lang),
+        "t": system.print_words(sheet_lang),
         "sheet": sheet,
         "roster_id": roster.id,
         "chosen": optional,
@@ -137,9 +88,9 @@ def print_sheet(
         "share_url": share_url,
         "qr": share_qr(share_url),
         "max_boxes": MAX_BOXES,
-        "has_ratings": any(u.rating is not None for u in sheet.units),
+        **system.print_context(sheet),
     }
-    response = render(request, "print/sheet.html", context)
+    response = render(request, f"systems/{roster.ruleset}/print.html", context)
     response.headers["Content-Language"] = sheet_lang
     return response
 

@@ -1,0 +1,226 @@
+"""Chainmail's army sheet words and its text exports (plain text, Markdown, BBCode).
+
+Exports read only the army sheet (`app.rules.chainmail.sheet`), never the roster's own shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.export_formats.common import bb, md, one_line
+from app.rules.base import Lang, pick
+from app.rules.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, army_sheet, counted
+
+RULESET = "chainmail"
+OPTIONAL_SECTIONS = OPTIONAL
+
+
+def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> ArmySheet:
+    return army_sheet(document, lang, optional=optional)  # type: ignore[arg-type]
+
+
+# --- the words every format shares ------------------------------------------------------------
+
+
+def _points(value: str, lang: Lang) -> str:
+    return counted(Fraction(value), "point", lang)
+
+
+def _subtitle(sheet: ArmySheet, lang: Lang) -> str:
+    kind = pick(lang, "historical", "историческая") if sheet.historical else pick(
+        lang, "not historical", "не историческая")
+    return f"{sheet.ruleset_name} — {sheet.nation_name} ({kind})"
+
+
+def _points_line(sheet: ArmySheet, lang: Lang) -> str:
+    if sheet.points_limit is None:
+        return _points(sheet.total, lang)
+    assert sheet.remaining is not None
+    left = (pick(lang, f"{sheet.remaining} left", f"осталось {sheet.remaining}")
+            if not sheet.over_limit else
+            pick(lang, f"{sheet.remaining.lstrip('-')} over", f"превышен на "
+                 f"{sheet.remaining.lstrip('-')}"))
+    return pick(lang, f"{sheet.total} of {sheet.points_limit} points ({left})",
+                f"{sheet.total} из {sheet.points_limit} очков ({left})")
+
+
+def _figures_line(sheet: ArmySheet, lang: Lang) -> str:
+    return pick(lang, f"{sheet.figures} (foot {sheet.foot}, horse {sheet.horse}); "
+                      f"engines {sheet.engine_count}",
+                f"{sheet.figures} (пехота {sheet.foot}, конница {sheet.horse}); "
+                f"машин {sheet.engine_count}")
+
+
+def _labels(lang: Lang) -> dict[str, str]:
+    return {
+        "points": pick(lang, "Points", "Очки"),
+        "figures": pick(lang, "Figures", "Фигуры"),
+        "units": pick(lang, "Units", "Отряды"),
+        "engines": pick(lang, "Engines", "Машины"),
+        "total": pick(lang, "Total", "Итого"),
+        "mercenary": pick(lang, "mercenary", "наёмники"),
+        "each": pick(lang, "each", "за фигуру"),
+        "note": pick(lang, "Note", "Примечание"),
+        "unit": pick(lang, "Unit", "Отряд"),
+        "troops": pick(lang, "Troops", "Войска"),
+        "cost": pick(lang, "Cost", "Стоимость"),
+        "count": pick(lang, "Count", "Количество"),
+    }
+
+
+def _traits(unit: SheetUnit, lang: Lang) -> list[str]:
+    traits = list(unit.flag_names)
+    if unit.mercenary:
+        traits.insert(0, _labels(lang)["mercenary"])
+    return traits
+
+
+def _line_text(line: Any, lang: Lang) -> str:
+    return f"{line.text} — {_points(line.cost_per_figure, lang)} {_labels(lang)['each']}"
+
+
+# --- the formats ------------------------------------------------------------------------------
+
+
+def export_text(document: BaseModel, lang: Lang = "en") -> str:
+    sheet, words = sheet_of(document, lang), _labels(lang)
+    out = [one_line(sheet.name), _subtitle(sheet, lang),
+           f"{words['points']}: {_points_line(sheet, lang)}",
+           f"{words['figures']}: {_figures_line(sheet, lang)}", ""]
+    for unit in sheet.units:
+        traits = _traits(unit, lang)
+        head = (f"{unit.number}. {one_line(unit.name)} — "
+                f"{counted(unit.figures, 'figure', lang)}, {_points(unit.cost, lang)}")
+        out.append(head + (f" [{', '.join(traits)}]" if traits else ""))
+        out += [f"   {_line_text(line, lang)} = {_points(line.cost, lang)}"
+                for line in unit.lines]
+        if unit.note:
+            out.append(f"   {words['note']}: {one_line(unit.note)}")
+    if sheet.engines:
+        out.append(f"{words['engines']}:")
+        for engine in sheet.engines:
+            merc = f" ({words['mercenary']})" if engine.mercenary else ""
+            out.append(f"   {engine.count} × {engine.name}{merc} — {_points(engine.cost, lang)}")
+    out += ["", f"{words['total']}: {_points(sheet.total, lang)}", sheet.legality]
+    return "\n".join(out) + "\n"
+
+
+def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
+    sheet, words = sheet_of(document, lang), _labels(lang)
+    # Only the players' text needs escaping; the catalogue's and Muster's words are known.
+    out = [f"# {md(sheet.name)}", "", _subtitle(sheet, lang), "",
+           f"- **{words['points']}:** {_points_line(sheet, lang)}",
+           f"- **{words['figures']}:** {_figures_line(sheet, lang)}", ""]
+    if sheet.units:
+        out += [f"| # | {words['unit']} | {words['figures']} | {words['troops']} | "
+                f"{words['cost']} |", "|---:|---|---:|---|---:|"]
+        for unit in sheet.units:
+            name = md(unit.name)
+            traits = _traits(unit, lang)
+            if traits:
+                name += f" ({', '.join(traits)})"
+            if unit.note:
+                name += f" — {md(unit.note)}"
+            troops = "; ".join(_line_text(line, lang) for line in unit.lines)
+            out.append(f"| {unit.number} | {name} | {unit.figures} | {troops} | {unit.cost} |")
+        out.append("")
+    if sheet.engines:
+        out += [f"| {words['engines']} | {words['count']} | {words['cost']} |",
+                "|---|---:|---:|"]
+        for engine in sheet.engines:
+            merc = f" ({words['mercenary']})" if engine.mercenary else ""
+            out.append(f"| {engine.name}{merc} | {engine.count} | {engine.cost} |")
+        out.append("")
+    out += [f"**{words['total']}: {_points(sheet.total, lang)}** — {sheet.legality}"]
+    return "\n".join(out) + "\n"
+
+
+def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
+    sheet, words = sheet_of(document, lang), _labels(lang)
+    out = [f"[b]{bb(sheet.name)}[/b]", bb(_subtitle(sheet, lang)),
+           f"[b]{words['points']}:[/b] {bb(_points_line(sheet, lang))}",
+           f"[b]{words['figures']}:[/b] {bb(_figures_line(sheet, lang))}"]
+    if sheet.units:
+        out.append("[list=1]")
+        for unit in sheet.units:
+            traits = _traits(unit, lang)
+            head = (f"[*][b]{bb(unit.name)}[/b] — {counted(unit.figures, 'figure', lang)}, "
+                    f"{bb(_points(unit.cost, lang))}")
+            out.append(head + (f" [i]({bb(', '.join(traits))})[/i]" if traits else ""))
+            out += [bb(_line_text(line, lang)) for line in unit.lines]
+            if unit.note:
+                out.append(f"[i]{words['note']}: {bb(unit.note)}[/i]")
+        out.append("[/list]")
+    if sheet.engines:
+        out.append(f"[b]{words['engines']}:[/b]")
+        out.append("[list]")
+        for engine in sheet.engines:
+            merc = f" ({words['mercenary']})" if engine.mercenary else ""
+            out.append(f"[*]{engine.count} × {bb(engine.name)}{merc} — "
+                       f"{bb(_points(engine.cost, lang))}")
+        out.append("[/list]")
+    out.append(f"[b]{words['total']}: {bb(_points(sheet.total, lang))}[/b] — "
+               f"{bb(sheet.legality)}")
+    return "\n".join(out) + "\n"
+
+
+# --- the printed sheet ---------------------------------------------------------------------
+
+
+def print_words(lang: Lang) -> dict[str, str]:
+    """Every fixed word of the printed sheet, in the sheet's language."""
+    entries = {
+        "army_sheet": ("Army sheet", "Лист армии"),
+        "options": ("Sheet options", "Настройки листа"),
+        "optional_sections": ("Also print", "Также напечатать"),
+        "paper": ("Paper", "Бумага"),
+        "language": ("Language", "Язык"),
+        "apply": ("Show", "Показать"),
+        "back": ("Back to the roster", "Назад к армии"),
+        "print_hint": ("Print this page from the browser (Ctrl+P).",
+                       "Напечатайте эту страницу из браузера (Ctrl+P)."),
+        "historical": ("historical", "историческая"),
+        "not_historical": ("not historical", "не историческая"),
+        "fortifications": ("holds fortifications", "обороняет укрепления"),
+        "points": ("Points", "Очки"),
+        "of": ("of", "из"),
+        "left": ("{points} left", "осталось {points}"),
+        "over": ("{points} over the limit", "превышение на {points}"),
+        "figures": ("Figures", "Фигуры"),
+        "foot": ("foot", "пехота"),
+        "horse": ("horse", "конница"),
+        "engines": ("Engines", "Машины"),
+        "legality": ("Legality", "Соответствие правилам"),
+        "morale_test": ("Morale test for losses", "Проверка морали из-за потерь"),
+        "morale_rule": ("when {lost} of {figures} figures are lost (one third, 33.3 %), "
+                        "{standing} left standing",
+                        "когда потеряно {lost} из {figures} фигур (треть, 33.3%), "
+                        "в строю {standing}"),
+        "units": ("Units", "Отряды"),
+        "unit": ("Unit", "Отряд"),
+        "troops": ("Troops", "Войска"),
+        "per_figure": ("Per figure", "За фигуру"),
+        "cost": ("Cost", "Стоимость"),
+        "rating": ("Morale (T. 19)", "Мораль (т. 19)"),
+        "casualties": ("Casualties", "Потери"),
+        "more_figures": ("more figures: tally losses here", "фигур ещё: отмечайте потери здесь"),
+        "mercenary": ("mercenary", "наёмники"),
+        "count": ("Count", "Количество"),
+        "engine": ("Engine", "Машина"),
+        "problems": ("Rule problems", "Нарушения правил"),
+        "reference": ("Rules for this army", "Правила для этой армии"),
+        "applies_to": ("Applies to", "Относится к"),
+        "share": ("Share link", "Ссылка на армию"),
+        "no_units": ("No units yet.", "Отрядов пока нет."),
+        "note": ("Note", "Примечание"),
+    }
+    return {key: pick(lang, en, ru) for key, (en, ru) in entries.items()}
+
+
+def print_context(sheet: ArmySheet) -> dict[str, Any]:
+    """What the print template needs beyond the sheet and its words."""
+    return {"has_ratings": any(unit.rating is not None for unit in sheet.units)}

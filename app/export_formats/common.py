@@ -1,0 +1,32 @@
+"""Escaping shared by every text export: player text cannot break or inject into a format."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Direction overrides could make a name display as something it is not.
+_BIDI = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                               "\u2066\u2067\u2068\u2069"), None)
+
+
+def one_line(text: str) -> str:
+    """Player text on one line: control characters and line breaks become spaces."""
+    text = text.translate(_BIDI)
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    return " ".join(text.split())
+
+
+_MD_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation mark
+
+
+def md(text: str) -> str:
+    """CommonMark lets any ASCII punctuation be backslash-escaped, which makes it literal:
+    no emphasis, link, HTML tag, entity, heading, list or table cell can start inside."""
+    return _MD_SPECIAL.sub(r"\\\1", one_line(text))
+
+
+def bb(text: str) -> str:
+    """BBCode has no escape every forum honours, so square brackets become their full-width
+    look-alikes: the name still reads the same and no tag can open."""
+    return one_line(text).replace("[", "［").replace("]", "］")
