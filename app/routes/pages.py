@@ -32,6 +32,7 @@ CSRF_COOKIE = "muster_csrf"
 NEW_KEY_COOKIE = "muster_new_key"
 YEAR = 365 * 24 * 3600
 EDITOR_BLOCKS = ["editor", "summary", "rules"]
+STATUS_ORDER = {"broken": 0, "warning": 1, "kept": 2}
 
 
 # ---------------------------------------------------------------- cookies and context
@@ -125,7 +126,8 @@ def roster_context(request: Request, stored: services.StoredRoster) -> dict[str,
         "roster": stored,
         "doc": doc,
         "result": evaluation.result,
-        "checks": evaluation.checks,
+        # What needs the player's attention first; the order within each status is the rules'.
+        "checks": sorted(evaluation.checks, key=lambda c: STATUS_ORDER[c.status.value]),
         "catalogue": catalogue,
         "system": f"systems/{stored.ruleset}",
         "share_url": str(request.base_url).rstrip("/") + f"/r/{stored.id}",
