@@ -63,3 +63,13 @@ def context(browser):  # type: ignore[no-untyped-def]
 def output_dir() -> Path:
     OUTPUT.mkdir(exist_ok=True)
     return OUTPUT
+
+
+def htmx_settled(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until htmx has swapped and settled the last answer.
+
+    The response event fires when the answer arrives, before htmx replaces the DOM; typing
+    into a field in between lands in an element about to be thrown away.
+    """
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")

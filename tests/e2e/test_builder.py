@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import htmx_settled
 from tests.helpers.servers import Server
 
 pytestmark = pytest.mark.e2e
@@ -26,14 +27,17 @@ def add_preset(page, preset: str) -> None:  # type: ignore[no-untyped-def]
     page.get_by_label("Preset").select_option(preset)
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.get_by_role("button", name="Add unit").click()
+    htmx_settled(page)
     page.locator("li.unit").nth(units).wait_for()
 
 
 def set_figures(page, unit: int, figures: str) -> None:  # type: ignore[no-untyped-def]
+    htmx_settled(page)
     field = page.locator(f"#u{unit}-figures-0")
     with page.expect_response(lambda r: r.request.method == "POST"):
         field.fill(figures)
         field.press("Tab")
+    htmx_settled(page)
     page.locator(f"#u{unit}-figures-0[value='{figures}']").wait_for()
 
 
@@ -56,6 +60,7 @@ def test_a_legal_mongol_army_is_built_by_clicking_and_typing(
     assert "check-kept" in rule(page, "mongols.horse_archers").get_attribute("class")
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.locator("#u0-flag-commander").check()
+    htmx_settled(page)
     page.locator("#u0-flag-commander[checked]").wait_for()
     assert page.locator("#summary .verdict").inner_text() == "Legal"
     # 10 × (3 + 4) + 5 × 4 + 5 × 3 = 105 of 300
