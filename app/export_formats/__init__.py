@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from app.export_formats import chainmail
+from app.export_formats import chainmail, formation_density
 
-FORMATS: dict[str, ModuleType] = {module.RULESET: module for module in (chainmail,)}
+FORMATS: dict[str, ModuleType] = {module.RULESET: module for module in (chainmail,
+                                                                          formation_density)}
