@@ -82,21 +82,19 @@ class Dist:
         """X + by, where every value below `floor` becomes `floor` (losses never go negative)."""
         if self.offset + by >= floor:
             return self.shift(by)
-        out: dict[int, int] = {}
-        for v, w in self.items():
-            value = max(floor, v + by)
-            out[value] = out.get(value, 0) + w
-        return Dist.from_weights(out, self.exp)
+        if self.high + by <= floor:
+            return Dist(floor, (sum(self.weights),), self.exp)
+        cut = floor - (self.offset + by)  # weights[:cut] fall below the floor
+        return Dist(floor, (sum(self.weights[:cut + 1]), *self.weights[cut + 1:]), self.exp)
 
     def cap(self, most: int) -> Dist:
         """min(X, most): no unit loses more warriors than it has."""
         if self.high <= most:
             return self
-        out: dict[int, int] = {}
-        for v, w in self.items():
-            value = min(v, most)
-            out[value] = out.get(value, 0) + w
-        return Dist.from_weights(out, self.exp)
+        if self.offset >= most:
+            return Dist(most, (sum(self.weights),), self.exp)
+        keep = most - self.offset  # weights[keep:] are at or above `most`
+        return Dist(self.offset, (*self.weights[:keep], sum(self.weights[keep:])), self.exp)
 
     def scaled(self, exp: int) -> tuple[int, ...]:
         """The weights over 6**exp (exp >= self.exp)."""
@@ -141,12 +139,23 @@ def _trimmed(offset: int, weights: list[int], exp: int) -> Dist:
 def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     if len(a) < len(b):
         a, b = b, a
-    out = [0] * (len(a) + len(b) - 1)
-    for j, y in enumerate(b):
-        if y:
-            for i, x in enumerate(a, j):
-                out[i] += x * y
-    return tuple(out)
+    if len(b) < 8:
+        out = [0] * (len(a) + len(b) - 1)
+        for j, y in enumerate(b):
+            if y:
+                for i, x in enumerate(a, j):
+                    out[i] += x * y
+        return tuple(out)
+    # Kronecker substitution: each list becomes one big integer with a slot per weight, wide
+    # enough that no coefficient of the product overflows into the next; one multiplication
+    # (Karatsuba inside Python) then does the whole convolution.
+    bits = max(a).bit_length() + max(b).bit_length() + len(b).bit_length() + 1
+    width = (bits + 7) // 8
+    packed_a = int.from_bytes(b"".join(w.to_bytes(width, "little") for w in a), "little")
+    packed_b = int.from_bytes(b"".join(w.to_bytes(width, "little") for w in b), "little")
+    size = len(a) + len(b) - 1
+    raw = (packed_a * packed_b).to_bytes(width * size, "little")
+    return tuple(int.from_bytes(raw[i:i + width], "little") for i in range(0, width * size, width))
 
 
 def mixture(parts: Iterable[tuple[int, int, Dist]]) -> Dist:
@@ -188,5 +197,6 @@ def successes(dice: int, faces: int) -> Dist:
 
 
 def difference_floor(x: Dist, y: Dist) -> Dist:
-    """max(0, X − Y) for independent X and Y."""
-    return y.map(lambda v: x.floor_shift(-v))
+    """max(0, X − Y) for independent X and Y: X + (−Y), then everything below 0 at 0."""
+    negative = Dist(-y.high, tuple(reversed(y.weights)), y.exp)
+    return (x + negative).floor_shift(0)
