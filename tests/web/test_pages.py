@@ -297,3 +297,12 @@ def test_a_broken_upload_is_refused_with_the_reason_and_nothing_is_stored(
                            files={"file": ("army.json", b"\xff\xfe nonsense", "text/plain")})
     assert not_json.status_code == 422
     assert client.get("/").text.count("<tr>") == before
+
+
+def test_the_roster_pages_link_every_export(client: TestClient) -> None:
+    roster_id = create_army(client)
+    for path in (f"/r/{roster_id}", f"/r/{roster_id}/edit"):
+        html = client.get(path).text
+        for ext in ("json", "txt", "md", "bbcode"):
+            assert f"/api/v1/rosters/{roster_id}/export.{ext}" in html
+    assert client.get(f"/api/v1/rosters/{roster_id}/export.txt").status_code == 200
