@@ -141,6 +141,10 @@ def test_the_last_line_of_a_unit_cannot_be_removed(client: TestClient) -> None:
                                                  action="remove_line:0"))
     assert answer.status_code == 422 and "at least one line" in answer.text
     assert len(document(client, roster_id)["units"][0]["lines"]) == 1
+    client.get("/lang/ru")
+    answer = edit(client, roster_id, **unit_form(document(client, roster_id), 0,
+                                                 action="remove_line:0"))
+    assert "хотя бы одна линия" in answer.text
 
 
 def test_broken_rules_show_in_the_rules_panel(client: TestClient) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 from app.rules.base import percent_text
 from app.rules.limits import MAX_LINES, MAX_UNITS
 from app.web.editing import Document, EditError, Form, checked, index, whole
+from app.web.i18n import gettext
 
 RULESET = "formation_density"
 LINE_FLAGS = ("shield", "armour", "mounted", "cavalry_armour", "moved_straight")
@@ -28,7 +29,8 @@ def _points(form: Form, field: str) -> int | float | None:
     if not raw:
         return None
     if not _NUMBER.fullmatch(raw):
-        raise EditError(field, f"{raw[:20]!r} is not a number of points")
+        raise EditError(field, gettext("%(text)s is not a number of points")
+                        % {"text": repr(raw[:20])})
     value = float(raw.replace(",", "."))
     return int(value) if value.is_integer() else value
 
@@ -47,7 +49,7 @@ def _profile(form: Form) -> dict[str, Any]:
 
 def add_unit(doc: Document, form: Form) -> Document:
     if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", f"at most {MAX_UNITS} units")
+        raise EditError("units", gettext("at most %(n)s units") % {"n": MAX_UNITS})
     doc["units"].append({"name": form.get("unit_name", "").strip(), **_profile(form),
                          "note": "", "lines": [_line(form, "")]})
     return doc
@@ -68,7 +70,7 @@ def add_line(doc: Document, form: Form) -> Document:
     i = index(form, "unit", len(doc["units"]))
     lines = doc["units"][i]["lines"]
     if len(lines) >= MAX_LINES:
-        raise EditError("lines", f"at most {MAX_LINES} lines in a unit")
+        raise EditError("lines", gettext("at most %(n)s lines in a unit") % {"n": MAX_LINES})
     # A new line starts as a copy of the last one, a rank deep: the player then changes it.
     twin = copy.deepcopy(lines[-1])
     twin["count"] = min(doc["units"][i]["files"], 500)
@@ -81,7 +83,8 @@ def remove_line(doc: Document, form: Form) -> Document:
     lines = doc["units"][i]["lines"]
     j = index(form, "line", len(lines))
     if len(lines) == 1:
-        raise EditError("line", "a unit keeps at least one line; remove the unit instead")
+        raise EditError("line", gettext(
+            "a unit keeps at least one line; remove the unit instead"))
     del lines[j]
     return doc
 
