@@ -33,6 +33,7 @@ from app.models import Revision as RevisionRow
 from app.rules import RosterDocument, get_ruleset
 
 RESTORE_DAYS = 30
+KEY_BYTES = 16  # edit keys: 128 random bits
 MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL
 _DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
 
@@ -201,7 +202,7 @@ def create_roster(session: Session, document: Any, *,
     doc = _document(document)
     text = doc.model_dump_json()
     now = utcnow()
-    key = secrets.token_urlsafe(16)
+    key = secrets.token_urlsafe(KEY_BYTES)
     row = Roster(id=secrets.token_urlsafe(12), edit_key_hash=digest(key), version=1,
                  document=text, created_at=now, updated_at=now,
                  copied_from_id=copied_from[0] if copied_from else None,
@@ -228,6 +229,20 @@ def check_edit_key(session: Session, roster_id: str, key: str) -> None:
             raise RosterNotFound(roster_id)
         if not hmac.compare_digest(digest(key), row.edit_key_hash):
             raise KeyRejected(roster_id)
+
+
+def new_edit_key(session: Session, roster_id: str) -> str:
+    """Give the roster a new edit key and return it; the old key stops working at once.
+
+    For an owner who can still edit in one browser but has lost the link: callers authorise
+    first (as for `replace_roster`).
+    """
+    key = secrets.token_urlsafe(KEY_BYTES)
+    with _transaction(session, write=True):
+        row = _live(session, roster_id)
+        row.edit_key_hash = digest(key)
+        session.add(row)
+    return key
 
 
 def replace_roster(session: Session, roster_id: str, document: Any,

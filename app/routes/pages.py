@@ -111,9 +111,15 @@ def _expired(request: Request) -> Response:
 def _created(request: Request, created: services.Created) -> Response:
     """Open the new roster's editor; its edit link is shown there once, then forgotten."""
     response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
-    response.set_cookie(NEW_KEY_COOKIE, created.edit_key, max_age=600,
-                        **{**_cookie_flags(request), "path": f"/r/{created.roster.id}/edit"})
+    _show_key_once(request, response, created.roster.id, created.edit_key)
     return response
+
+
+def _show_key_once(request: Request, response: Response, roster_id: str, key: str) -> None:
+    # A short-lived cookie scoped to the editor's path carries the key to the one page that
+    # shows it; the editor deletes it at once. The key never enters the address bar or logs.
+    response.set_cookie(NEW_KEY_COOKIE, key, max_age=600,
+                        **{**_cookie_flags(request), "path": f"/r/{roster_id}/edit"})
 
 
 def roster_context(request: Request, stored: services.StoredRoster) -> dict[str, Any]:
@@ -282,9 +288,28 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
     context = roster_context(request, stored)
     new_key = request.cookies.get(NEW_KEY_COOKIE)
     context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
+    context["editing"] = True
     response = page(request, "rosters/edit.html", context)
     if new_key:
         response.delete_cookie(NEW_KEY_COOKIE, path=f"/r/{roster_id}/edit")
+    return response
+
+
+@router.post("/r/{roster_id}/link")
+async def new_link(request: Request, roster_id: str, session: SessionDep) -> Response:
+    """A new edit link for an owner editing in this browser; the old link stops working."""
+    form = await _form(request)
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return _expired(request)
+    device_id = _device(request, session)
+    if device_id is None or not services.can_edit(session, device_id, roster_id):
+        return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
+    try:
+        key = services.new_edit_key(session, roster_id)
+    except services.RosterNotFound:
+        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    response = _redirect(request, f"/r/{quote(roster_id)}/edit")
+    _show_key_once(request, response, roster_id, key)
     return response
 
 

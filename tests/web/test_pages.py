@@ -306,3 +306,27 @@ def test_the_roster_pages_link_every_export(client: TestClient) -> None:
         for ext in ("json", "txt", "md", "bbcode"):
             assert f"/api/v1/rosters/{roster_id}/export.{ext}" in html
     assert client.get(f"/api/v1/rosters/{roster_id}/export.txt").status_code == 200
+
+
+def test_an_owner_makes_a_new_edit_link_and_the_old_one_stops_working(
+        client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json={
+        "name": "Keyed", "ruleset": "chainmail"}).json()
+    client.get(f"/r/{created['id']}/edit?key={created['edit_key']}")
+    response = client.post(f"/r/{created['id']}/link", data={"csrf": csrf_of(client)},
+                           follow_redirects=False)
+    assert response.status_code == 303
+    page_html = client.get(f"/r/{created['id']}/edit").text
+    new_link = re.search(r'id="edit-link" readonly value="[^"]*\?key=([^"]+)"', page_html)
+    assert new_link and new_link.group(1) != created["edit_key"]
+    old = client.put(f"/api/v1/rosters/{created['id']}", json={
+        "name": "Keyed", "ruleset": "chainmail"}, headers={
+        "Authorization": f"Bearer {created['edit_key']}", "If-Match": '"v1"'})
+    assert old.status_code == 403
+    new = client.put(f"/api/v1/rosters/{created['id']}", json={
+        "name": "Keyed again", "ruleset": "chainmail"}, headers={
+        "Authorization": f"Bearer {new_link.group(1)}", "If-Match": '"v1"'})
+    assert new.status_code == 200
+    with TestClient(client.app) as stranger:
+        refused = stranger.post(f"/r/{created['id']}/link", data={"csrf": csrf_of(stranger)})
+        assert refused.status_code == 403
