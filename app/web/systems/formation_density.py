@@ -12,10 +12,9 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from app.rules.base import percent_text
+from app.rules.base import Lang, percent_text, pick
 from app.rules.limits import MAX_LINES, MAX_UNITS
 from app.web.editing import Document, EditError, Form, checked, index, whole
-from app.web.i18n import gettext
 
 RULESET = "formation_density"
 LINE_FLAGS = ("shield", "armour", "mounted", "cavalry_armour", "moved_straight")
@@ -24,13 +23,18 @@ LINE_FLAGS = ("shield", "armour", "mounted", "cavalry_armour", "moved_straight")
 _NUMBER = re.compile(r"[+]?\d{1,8}(?:[.,]\d{1,6})?")
 
 
+def _lang(form: Form) -> Lang:
+    # The editor adds the page's language to every submitted form.
+    return "ru" if form.get("lang") == "ru" else "en"
+
+
 def _points(form: Form, field: str) -> int | float | None:
     raw = form.get(field, "").strip()
     if not raw:
         return None
     if not _NUMBER.fullmatch(raw):
-        raise EditError(field, gettext("%(text)s is not a number of points")
-                        % {"text": repr(raw[:20])})
+        raise EditError(field, pick(_lang(form), f"{raw[:20]!r} is not a number of points",
+                                    f"{raw[:20]!r} — не число очков"))
     value = float(raw.replace(",", "."))
     return int(value) if value.is_integer() else value
 
@@ -49,7 +53,8 @@ def _profile(form: Form) -> dict[str, Any]:
 
 def add_unit(doc: Document, form: Form) -> Document:
     if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", gettext("at most %(n)s units") % {"n": MAX_UNITS})
+        raise EditError("units", pick(_lang(form), f"at most {MAX_UNITS} units",
+                                      f"не больше {MAX_UNITS} отрядов"))
     doc["units"].append({"name": form.get("unit_name", "").strip(), **_profile(form),
                          "note": "", "lines": [_line(form, "")]})
     return doc
@@ -70,7 +75,8 @@ def add_line(doc: Document, form: Form) -> Document:
     i = index(form, "unit", len(doc["units"]))
     lines = doc["units"][i]["lines"]
     if len(lines) >= MAX_LINES:
-        raise EditError("lines", gettext("at most %(n)s lines in a unit") % {"n": MAX_LINES})
+        raise EditError("lines", pick(_lang(form), f"at most {MAX_LINES} lines in a unit",
+                                      f"не больше {MAX_LINES} линий в отряде"))
     # A new line starts as a copy of the last one, a rank deep: the player then changes it.
     twin = copy.deepcopy(lines[-1])
     twin["count"] = min(doc["units"][i]["files"], 500)
@@ -83,8 +89,9 @@ def remove_line(doc: Document, form: Form) -> Document:
     lines = doc["units"][i]["lines"]
     j = index(form, "line", len(lines))
     if len(lines) == 1:
-        raise EditError("line", gettext(
-            "a unit keeps at least one line; remove the unit instead"))
+        raise EditError("line", pick(
+            _lang(form), "a unit keeps at least one line; remove the unit instead",
+            "в отряде должна остаться хотя бы одна линия; удалите отряд целиком"))
     del lines[j]
     return doc
 
