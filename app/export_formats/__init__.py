@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from app.export_formats import chainmail, formation_density
+from app.export_formats import chainmail, formation_density, line_and_square
 
-FORMATS: dict[str, ModuleType] = {module.RULESET: module for module in (chainmail,
-                                                                          formation_density)}
+FORMATS: dict[str, ModuleType] = {module.RULESET: module for module in (
+    chainmail, formation_density, line_and_square)}

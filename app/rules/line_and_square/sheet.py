@@ -77,6 +77,8 @@ class LineAndSquareSheet:
     legality: str
     issues: tuple[str, ...]
     sections: tuple[Section, ...]
+    # The print page's ticks for optional sections: this system prints all it has.
+    optional_offered: tuple[tuple[str, str], ...] = ()
 
     def section(self, section_id: str) -> Section | None:
         return next((s for s in self.sections if s.id == section_id), None)

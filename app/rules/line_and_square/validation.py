@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from fractions import Fraction
-
-from babel import Locale
 
 from app.rules.base import Issue, Lang, RuleCheck, Severity, pick, points_text
 from app.rules.line_and_square.catalogue import (
@@ -15,22 +12,7 @@ from app.rules.line_and_square.catalogue import (
     SQUARE_MIN_FIGURES,
 )
 from app.rules.line_and_square.roster import LineAndSquareRoster, Unit
-
-_POINT_FORMS = {"en": {"one": "point", "other": "points"},
-                "ru": {"one": "очко", "few": "очка", "many": "очков", "other": "очка"}}
-_FIGURE_FORMS = {"en": {"one": "figure", "other": "figures"},
-                 "ru": {"one": "фигура", "few": "фигуры", "many": "фигур", "other": "фигуры"}}
-# "добавьте 1 фигуру": the object of a verb takes the accusative.
-_FIGURES_TO_ADD = {"en": _FIGURE_FORMS["en"],
-                   "ru": {"one": "фигуру", "few": "фигуры", "many": "фигур", "other": "фигуры"}}
-
-
-def _counted(amount: Fraction | int, forms: dict[str, dict[str, str]], lang: Lang) -> str:
-    """'1 point', '2.5 очка', '5 фигур': a number with its noun in the language's form."""
-    text = points_text(Fraction(amount))
-    form = Locale(lang).plural_form(Decimal(text))
-    words = forms[lang]
-    return f"{text} {words.get(form, words['other'])}"
+from app.rules.line_and_square.words import counted
 
 
 def points_limit(roster: LineAndSquareRoster) -> int:
@@ -53,8 +35,8 @@ def over_limit(roster: LineAndSquareRoster, total: Fraction, lang: Lang) -> Rule
     summary = pick(lang, f"{title}: {points_text(total)} of {limit} points{which}",
                    f"{title}: {points_text(total)} из {limit} очков{which}")
     holds = total <= limit
-    hint = "" if holds else pick(lang, "remove ", "уберите ") + _counted(total - limit,
-                                                                          _POINT_FORMS, lang)
+    excess = counted(total - limit, "point", lang)
+    hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")
     return RuleCheck("roster.over_limit", title, summary, holds, Severity.error,
                      value=points_text(total), band=f"≤ {limit}", hint=hint)
 
@@ -92,12 +74,12 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
     if unit.formation == "square" and kind.square and unit.figures < SQUARE_MIN_FIGURES:
         short = SQUARE_MIN_FIGURES - unit.figures
         broken("unit.square_too_small",
-               pick(lang, f"a square of {_counted(unit.figures, _FIGURE_FORMS, lang)}",
-                    f"каре из {_counted(unit.figures, _FIGURE_FORMS, lang)}"),
+               pick(lang, f"a square of {counted(unit.figures, 'figure', lang)}",
+                    f"каре из {counted(unit.figures, 'figure', lang)}"),
                pick(lang, f"a square needs at least {SQUARE_MIN_FIGURES} figures: add "
-                    f"{_counted(short, _FIGURES_TO_ADD, lang)} or choose another formation",
+                    f"{counted(short, 'figure_to_add', lang)} or choose another formation",
                     f"для каре нужно не меньше {SQUARE_MIN_FIGURES} фигур: добавьте "
-                    f"{_counted(short, _FIGURES_TO_ADD, lang)} или выберите другое построение"),
+                    f"{counted(short, 'figure_to_add', lang)} или выберите другое построение"),
                value=str(unit.figures))
     if kind.shoot == "never" and unit.accuracy is not None:
         broken("unit.cannot_shoot",
