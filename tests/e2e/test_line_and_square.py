@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import htmx_settled
 from tests.helpers.servers import Server
 
 pytestmark = pytest.mark.e2e
@@ -30,13 +31,16 @@ def add_unit(page, name: str, unit_class: str, figures: str, speed: str, accurac
         page.locator("#add-officer").check()
     with posting(page):
         page.get_by_role("button", name="Add unit").click()
+    htmx_settled(page)
     page.locator("li.unit").nth(units).wait_for()
 
 
 def type_into(page, selector: str, value: str) -> None:  # type: ignore[no-untyped-def]
+    htmx_settled(page)
     with posting(page):
         page.locator(selector).fill(value)
         page.locator(selector).press("Tab")
+    htmx_settled(page)
     page.locator(f"{selector}[value='{value}']").wait_for()
 
 
@@ -58,16 +62,16 @@ def test_a_legal_line_and_square_force_is_built_by_clicking_and_typing(
     add_unit(page, "Гусары", "light_cavalry", "8", "12", "3", "0", "9")
     # Light cavalry never shoots: the accuracy typed in is a warning until cleared.
     assert "check-warning" in rule(page, "unit.cannot_shoot")
-    with posting(page):
-        page.locator("#u1-accuracy").fill("")
-        page.locator("#u1-accuracy").press("Tab")
+    type_into(page, "#u1-accuracy", "")
     page.locator("#rules-panel li.check-kept[data-code='unit.cannot_shoot']").wait_for()
 
     # The cavalry's formation select has no square; the line infantry's has.
     cavalry = page.locator("#u1-formation option").all_inner_texts()
     assert cavalry == ["Loose order", "Close order", "March column"]
+    htmx_settled(page)
     with posting(page):
         page.locator("#u0-formation").select_option("square")
+    htmx_settled(page)
     page.locator("#u0-formation option[value='square'][selected]").wait_for(state="attached")
     # Discipline +1, square +1: needs 4 without the officer (33/36), 3 with him (35/36).
     chances = page.locator("#unit-0 .ls-order-test .fraction").all_inner_texts()

@@ -311,3 +311,13 @@ def test_the_rules_page_tabulates_the_classes_and_links_the_calculator(
 def test_the_about_page_leads_to_the_rules_page_and_the_calculator(client: TestClient) -> None:
     page = client.get("/about").text
     assert 'href="/rules/line_and_square"' in page and 'href="/calc/order-test"' in page
+
+
+def test_a_refusal_speaks_the_pages_language(client: TestClient) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT)
+    data = {"csrf": client.cookies.get("muster_csrf"),
+            "version": str(stored(client, roster_id)["version"]), **unit_form(points="lots")}
+    response = client.post(f"/r/{roster_id}/edit", data=data, headers={**HX, **RU})
+    assert response.status_code == 422
+    assert "points: 'lots' — не число очков" in unescape(response.text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.rules.base import Lang, pick
 from app.rules.limits import MAX_UNITS
 from app.web.editing import Document, EditError, Form, checked, index, whole
 
@@ -19,11 +20,14 @@ _NUMBER = re.compile(r"[+]?\d{1,6}(?:[.,]\d{1,6})?")
 
 
 def _points(form: Form, field: str) -> int | float:
+    lang: Lang = "ru" if form.get("lang") == "ru" else "en"  # the page's, added by the route
     raw = form.get(field, "").strip()
     if not raw:
-        raise EditError(field, "points are required (0 to 100, halves allowed)")
+        raise EditError(field, pick(lang, "points are required (0 to 100, halves allowed)",
+                                    "укажите очки (от 0 до 100, можно половинами)"))
     if not _NUMBER.fullmatch(raw):
-        raise EditError(field, f"{raw[:20]!r} is not a number of points")
+        raise EditError(field, pick(lang, f"{raw[:20]!r} is not a number of points",
+                                    f"{raw[:20]!r} — не число очков"))
     value = float(raw.replace(",", "."))
     return int(value) if value.is_integer() else value
 
