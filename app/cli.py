@@ -23,8 +23,10 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     settings = get_settings()
+    # No proxy headers here: the app reads X-Forwarded-For itself, and only from the proxies
+    # MUSTER_TRUSTED_PROXIES names (uvicorn would trust 127.0.0.1 by default).
     uvicorn.run("app.asgi:app", host=args.host or settings.host, port=args.port or settings.port,
-                workers=args.workers, proxy_headers=True, log_level=args.log_level)
+                workers=args.workers, proxy_headers=False, log_level=args.log_level)
     return 0
 
 

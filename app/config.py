@@ -28,6 +28,13 @@ class Settings(BaseSettings):
     sqlite_synchronous: Literal["NORMAL", "FULL"] = "FULL"
     migrate_on_start: bool = True
     max_body_bytes: int = 1024 * 1024
+    # Rosters one client address may create per window, counted in the database so that the
+    # limit holds across server processes (0: no limit). See app/ratelimit.py.
+    creation_limit: int = Field(default=60, ge=0)
+    creation_window_seconds: int = Field(default=600, ge=1, le=7 * 24 * 3600)
+    # Addresses or networks of reverse proxies whose X-Forwarded-For is believed, comma-separated
+    # ("127.0.0.1, 10.0.0.0/8"). Empty: the peer address is the client.
+    trusted_proxies: str = ""
     secure_cookies: bool = False
     host: str = "127.0.0.1"
     port: int = 8000

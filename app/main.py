@@ -7,11 +7,13 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
 from app.limits import BodySizeLimit
+from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, export, melee, order_test, pages, rosters, sheet
 from app.rules import RULESETS
 from app.timing import ServerTiming
@@ -26,6 +28,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Army builder and points calculator for Chainmail and more.",
                   lifespan=storage_lifespan(settings))
     app.state.settings = settings
+    app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))
     errors.install(app)
 
@@ -53,4 +56,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ServerTiming)
+    proxies = trusted_proxies(settings.trusted_proxies)
+    if proxies:
+        # Outermost, so that everything inside sees the client behind the proxy.
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)
     return app

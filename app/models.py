@@ -12,7 +12,17 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 from pydantic import Field as PydanticField
-from sqlalchemy import Boolean, Column, DateTime, Double, ForeignKey, Integer, String, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Double,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+)
 from sqlmodel import Field, SQLModel
 
 from app.rules import RosterDocument
@@ -123,3 +133,18 @@ class StaleVersion(BaseModel):
     detail: str
     version: int = PydanticField(description="the roster's current version")
     etag: str = PydanticField(description="send this in If-Match after merging the changes")
+
+
+class CreationWindow(SQLModel, table=True):
+    """Rosters created from one client address in one fixed time window (the creation limit).
+
+    Kept in the database rather than in memory so that every server process counts against the
+    same total; rows of past windows are deleted as new ones are counted.
+    """
+
+    __tablename__ = "creation_window"
+
+    client: str = Field(sa_column=Column(String(64), primary_key=True))
+    window_index: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False),
+                              description="seconds since the epoch // window length")
+    count: int = Field(sa_type=Integer)

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
-from app import services
+from app import ratelimit, services
 from app.deps import LangDep, RosterId, SessionDep, not_found
 from app.exports import (
     content_disposition,
@@ -136,7 +136,8 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
              openapi_extra=_IMPORT_BODY, responses={
                  413: {"model": Failure, "description": "Body over the size limit"},
                  422: {"model": ValidationFailure,
-                       "description": "The file was refused whole; the message says why"}})
+                       "description": "The file was refused whole; the message says why"},
+                 **ratelimit.TOO_MANY})
 async def import_roster(request: Request, session: SessionDep, response: Response,
                         lang: LangDep = "en") -> Any:
     """Store a roster from an exported file (or a bare roster document), as JSON or as a
@@ -148,6 +149,7 @@ async def import_roster(request: Request, session: SessionDep, response: Respons
         document = parse_roster(data, lang)
     except ImportRefused as refused:
         return _refused(refused.detail)
+    await run_in_threadpool(ratelimit.admit_api, request, session, lang)
     created = await run_in_threadpool(services.create_roster, session, document)
     roster = created.roster
     response.headers["ETag"] = etag(roster.version)

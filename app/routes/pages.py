@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import TypeAdapter, ValidationError
 
-from app import services
+from app import ratelimit, services
 from app.deps import SessionDep
 from app.errors import describe
 from app.imports import ImportRefused, parse_roster
@@ -108,6 +108,18 @@ def _expired(request: Request) -> Response:
         "This form has expired. Reload the page and try again."))
 
 
+def _over_limit(request: Request, session: Any) -> Response | None:
+    """Count a roster about to be created; the refusal page when this address is over the
+    creation limit (app/ratelimit.py)."""
+    try:
+        ratelimit.take_creation(request, session)
+    except ratelimit.CreationRefused as refused:
+        response = _refuse(request, 429, refused.message(i18n.request_lang(request)))
+        response.headers["Retry-After"] = str(refused.retry_after)
+        return response
+    return None
+
+
 def _created(request: Request, created: services.Created) -> Response:
     """Open the new roster's editor; its edit link is shown there once, then forgotten."""
     response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
@@ -179,6 +191,8 @@ async def create(request: Request, session: SessionDep) -> Response:
                      "error": "; ".join(f"{d['field']}: {d['message']}"
                                         for d in describe(list(exc.errors())))},
                     status_code=422)
+    if (refused := _over_limit(request, session)) is not None:
+        return refused
     created = services.create_roster(session, model)
     device_id = _device(request, session, create=True)
     assert device_id is not None
@@ -207,6 +221,8 @@ async def import_file(request: Request, session: SessionDep) -> Response:
         return page(request, "rosters/home.html",
                     {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": {},
                      "error": None, "import_error": message}, status_code=422)
+    if (refused := _over_limit(request, session)) is not None:
+        return refused
     created = services.create_roster(session, model)
     device_id = _device(request, session, create=True)
     assert device_id is not None
@@ -250,6 +266,9 @@ async def copy(request: Request, roster_id: str, session: SessionDep) -> Respons
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
     try:
+        services.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+        if (refused := _over_limit(request, session)) is not None:
+            return refused
         created = services.copy_roster(session, roster_id)
     except services.RosterNotFound:
         return _refuse(request, 404, i18n.gettext("There is no roster at this address."))

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Path, Response
+from fastapi import APIRouter, Body, Header, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from app import services
+from app import ratelimit, services
 from app.deps import KeyedRosterId, LangDep, RosterId, SessionDep, not_found, refusal
 from app.models import (
     RevisionPublic,
@@ -93,11 +93,13 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
     return int(found.group(1))
 
 
-@router.post("", status_code=201, response_model=RosterCreated, responses=_BODY)
-def create_roster(session: SessionDep, response: Response,
+@router.post("", status_code=201, response_model=RosterCreated,
+             responses=_BODY | ratelimit.TOO_MANY)
+def create_roster(request: Request, session: SessionDep, response: Response,
                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
                   lang: LangDep = "en") -> dict[str, Any]:
     """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
+    ratelimit.admit_api(request, session, lang)
     return _created(services.create_roster(session, document), lang, response)
 
 
@@ -169,10 +171,15 @@ def restore_roster(roster_id: KeyedRosterId, session: SessionDep, response: Resp
 
 
 @router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
-             responses=_MISSING | _INVALID)
-def copy_roster(roster_id: RosterId, session: SessionDep, response: Response,
+             responses=_MISSING | _INVALID | ratelimit.TOO_MANY)
+def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:
     """A new roster with its own id and edit key, from the current version of a readable one."""
+    try:
+        services.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    ratelimit.admit_api(request, session, lang)
     try:
         created = services.copy_roster(session, roster_id)
     except services.RosterNotFound as error:

@@ -1,0 +1,1 @@
+"""Proof under attack: fuzzing, capabilities, headers and limits, hostile content."""

@@ -1,0 +1,40 @@
+"""Apps with chosen settings, and the stored rosters counted straight from the database."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from app.main import create_app
+from app.models import Roster
+from tests.helpers.databases import settings_for, sqlite_url
+
+AppFactory = Callable[..., AbstractContextManager[TestClient]]
+
+
+@pytest.fixture
+def app_with(tmp_path: Path) -> AppFactory:
+    """`with app_with(creation_limit=3, client=("10.0.0.1", 5000)) as client:` — the app on a
+    SQLite file of its own, with the given settings; `client` is the peer address it sees."""
+
+    @contextmanager
+    def make(client: tuple[str, int] = ("testclient", 50000), database_url: str | None = None,
+             **overrides: Any) -> Iterator[TestClient]:
+        app = create_app(settings_for(database_url or sqlite_url(tmp_path), **overrides))
+        with TestClient(app, client=client) as test_client:
+            yield test_client
+
+    return make
+
+
+def stored_rosters(client: TestClient) -> int:
+    """Rosters in the database, deleted ones included: what a refused request must not add."""
+    with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
+        return int(session.exec(select(func.count()).select_from(Roster)).one())
