@@ -31,7 +31,7 @@ DEVICE_COOKIE = "muster_device"
 CSRF_COOKIE = "muster_csrf"
 NEW_KEY_COOKIE = "muster_new_key"
 YEAR = 365 * 24 * 3600
-EDITOR_BLOCKS = ["editor", "summary", "rules"]
+EDITOR_BLOCKS = ["editor", "version", "summary", "rules"]
 STATUS_ORDER = {"broken": 0, "warning": 1, "kept": 2}
 
 
@@ -346,7 +346,9 @@ async def edit(request: Request, roster_id: str, session: SessionDep) -> Respons
     except services.RosterNotFound:
         return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
     try:
-        expected = int(form.get("version", ""))
+        # htmx sends the page's current version (kept fresh out of band) as version_now; a
+        # plain form sends the version it was drawn at.
+        expected = int(form.get("version_now") or form.get("version", ""))
     except ValueError:
         expected = -1
     problem: str | None = None
@@ -384,5 +386,17 @@ async def edit(request: Request, roster_id: str, session: SessionDep) -> Respons
         return _redirect(request, f"/r/{quote(roster_id)}/edit{anchor}")
     context = roster_context(request, stored)
     context.update(problem=problem, edit_url=None)
-    return page(request, "rosters/edit.html", context, blocks=EDITOR_BLOCKS,
-                status_code=status)
+    action = (form.get("action") or form.get("op", "")).partition(":")[0]
+    unit = form.get("unit", "")
+    if (problem is None and action in getattr(SYSTEMS[stored.ruleset], "UNIT_ACTIONS", ())
+            and unit.isdigit() and int(unit) < len(context["doc"]["units"])):
+        # Only this unit changed: send it alone, with totals, rules and version out of band.
+        i = int(unit)
+        context.update(i=i, unit=context["doc"]["units"][i], priced=context["result"]["units"][i])
+        return page(request, "rosters/unit_changed.html", context)
+    response = page(request, "rosters/edit.html", context, blocks=EDITOR_BLOCKS,
+                    status_code=status)
+    # A unit's form targets its own list item; anything else redraws the whole editor.
+    response.headers["HX-Retarget"] = "#editor"
+    response.headers["HX-Reswap"] = "outerHTML"
+    return response

@@ -116,7 +116,7 @@ def test_adding_a_unit_by_htmx_returns_the_editor_with_totals_and_rules(
     assert response.status_code == 200
     body = response.text
     assert "<html" not in body and 'id="editor"' in body
-    assert body.count('hx-swap-oob="true"') == 2
+    assert body.count('hx-swap-oob="true"') == 3  # totals, rules, the page's version
     for code in ("roster.over_limit", "unit.formation_not_allowed", "unit.square_too_small",
                  "unit.cannot_shoot", "army.no_officer"):
         assert f'data-code="{code}"' in body

@@ -96,7 +96,8 @@ def test_an_htmx_change_returns_the_fragment_with_totals_and_rules_out_of_band(
     body = response.text
     assert "<html" not in body and 'id="editor"' in body
     assert 'id="summary" ' in body and 'id="rules-panel"' in body
-    assert body.count('hx-swap-oob="true"') == 2
+    assert body.count('hx-swap-oob="true"') == 3  # totals, rules, the page's version
+    assert response.headers["HX-Retarget"] == "#editor"
     assert "70" in body  # 10 light horse with composite bows: 10 × 7
 
 
@@ -330,3 +331,22 @@ def test_an_owner_makes_a_new_edit_link_and_the_old_one_stops_working(
     with TestClient(client.app) as stranger:
         refused = stranger.post(f"/r/{created['id']}/link", data={"csrf": csrf_of(stranger)})
         assert refused.status_code == 403
+
+
+def test_an_htmx_change_to_one_unit_redraws_only_that_unit(client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    edit(client, roster_id, op="add_unit", preset="medium_lancers")
+    version = version_of(client, roster_id)
+    response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
+        "csrf": client.cookies.get("muster_csrf"), "version": "1", "version_now": str(version),
+        "op": "update_unit", "unit": "1", "unit_name": "Lancers", "figures_0": "5",
+        "troop_0": "medium_horse", "weapon_0": "lance"})
+    assert response.status_code == 200
+    body = response.text
+    assert "HX-Retarget" not in response.headers
+    assert 'id="unit-1"' in body
+    assert 'id="unit-0"' not in body and 'id="editor"' not in body
+    assert 'id="summary"' in body and 'id="rules-panel"' in body
+    assert f'id="version-now" name="version_now" value="{version + 1}"' in body
+    assert document(client, roster_id)["units"][1]["lines"][0]["figures"] == 5

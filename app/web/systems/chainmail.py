@@ -111,6 +111,10 @@ ACTIONS: dict[str, Action] = {
 }
 
 
+# Actions that change one unit only: the editor redraws just that unit.
+UNIT_ACTIONS = frozenset({"update_unit", "add_line", "remove_line"})
+
+
 def new_document(form: Form) -> dict[str, Any]:
     """A new, empty roster from the home page's form."""
     return {"name": form.get("name", ""), "ruleset": RULESET,
