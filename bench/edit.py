@@ -71,9 +71,10 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="muster-bench-"))
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'muster.db'}"}
+    log = (folder / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.asgi:app", "--port", str(port),
-         "--log-level", "warning"], cwd=ROOT, env=env)
+         "--log-level", "warning"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):
@@ -101,6 +102,17 @@ def main() -> None:
                 version += 1
                 edits.append(server_ms(response))
                 healthz.append(server_ms(client.get("/healthz")))
+            # Actions that reorder the list redraw the whole editor: measure them too.
+            redraws = []
+            for n in range(args.changes // 4):
+                action = "duplicate" if n % 2 == 0 else "remove_unit"
+                response = client.post(f"/r/{rid}/edit", headers={"HX-Request": "true"}, data={
+                    "csrf": csrf, "version": str(version), "op": "update_unit",
+                    "action": action, "unit": "3", "unit_name": "unit 3", "figures_0": "12",
+                    "troop_0": PRESETS[3][1], "weapon_0": PRESETS[3][2]})
+                assert response.status_code == 200, response.text[:300]
+                version += 1
+                redraws.append(server_ms(response))
             small = client.post("/api/v1/rosters", json=roster(10)).json()
             client.get(f"/r/{small['id']}/edit?key={small['edit_key']}")
             weight_small = page_weight(client, f"/r/{small['id']}/edit")
@@ -112,6 +124,7 @@ def main() -> None:
           f"on {os.cpu_count()} cores, SQLite, one uvicorn worker.")
     print("Server time from the Server-Timing header (application only, no network).")
     print(summary("change request (update a unit)", edits))
+    print(summary("duplicate/remove (whole list)", redraws))
     print(summary("GET /healthz (trivial endpoint)", healthz))
     print(f"editor page, 10 units + assets:  {weight_small[0] / 1024:6.1f} KB raw, "
           f"{weight_small[1] / 1024:6.1f} KB gzip")
