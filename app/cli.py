@@ -20,17 +20,37 @@ def say(en: str, ru: str, *, error: bool = False) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
+    """Migrate once, then start the workers: each is a separate process holding nothing a
+    request needs (that lives in cookies and the database), so any of them may answer."""
     import uvicorn
 
+    from app.observability import uvicorn_log_config
+
+    if args.log_level:
+        os.environ["MUSTER_LOG_LEVEL"] = args.log_level
+    get_settings.cache_clear()
     settings = get_settings()
+    if settings.migrate_on_start:
+        status = _migrate_to("head")
+        if status:
+            return status
+        # Done here once, before the workers start; they need not queue to find nothing to do.
+        os.environ["MUSTER_MIGRATE_ON_START"] = "false"
+        get_settings.cache_clear()
     # No proxy headers here: the app reads X-Forwarded-For itself, and only from the proxies
     # MUSTER_TRUSTED_PROXIES names (uvicorn would trust 127.0.0.1 by default).
     uvicorn.run("app.asgi:app", host=args.host or settings.host, port=args.port or settings.port,
-                workers=args.workers, proxy_headers=False, log_level=args.log_level)
+                workers=args.workers or settings.workers, proxy_headers=False,
+                log_level=settings.log_level, log_config=uvicorn_log_config(settings),
+                access_log=False, timeout_graceful_shutdown=settings.graceful_timeout)
     return 0
 
 
 def migrate(args: argparse.Namespace) -> int:
+    return _migrate_to(args.revision)
+
+
+def _migrate_to(revision: str) -> int:
     from alembic.util import CommandError
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
@@ -41,15 +61,15 @@ def migrate(args: argparse.Namespace) -> int:
     where = make_url(settings.db_url).render_as_string(hide_password=True)
     engine = db.make_engine(settings)
     try:
-        db.migrate(engine, args.revision)
-        revision = db.current_revision(engine)
+        db.migrate(engine, revision)
+        reached = db.current_revision(engine)
     except (CommandError, SQLAlchemyError) as error:
         say(f"{where}: migration failed: {error}", f"{where}: миграция не удалась: {error}",
             error=True)
         return 1
     finally:
         engine.dispose()
-    say(f"{where}: schema at revision {revision}", f"{where}: схема в ревизии {revision}")
+    say(f"{where}: schema at revision {reached}", f"{where}: схема в ревизии {reached}")
     return 0
 
 
@@ -121,14 +141,26 @@ def backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="muster", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     p = commands.add_parser("serve", help="start the web server (applies migrations first)")
-    p.add_argument("--host", default=None)
-    p.add_argument("--port", type=int, default=None)
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--log-level", default="info")
+    p.add_argument("--host", default=None, help="default: MUSTER_HOST or 127.0.0.1")
+    p.add_argument("--port", type=_positive, default=None, help="default: MUSTER_PORT or 8000")
+    p.add_argument("--workers", type=_positive, default=None,
+                   help="worker processes (default: MUSTER_WORKERS or 1)")
+    p.add_argument("--log-level", default=None, choices=["debug", "info", "warning", "error"],
+                   help="default: MUSTER_LOG_LEVEL or info")
     p.set_defaults(func=serve)
     p = commands.add_parser("migrate", help="apply pending database migrations")
     p.add_argument("--revision", default="head", help="target revision (default: head)")

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -38,6 +38,18 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     host: str = "127.0.0.1"
     port: int = 8000
+    # Operations (see docs/scale.md). One log line per request, plain text or JSON lines.
+    log_format: Literal["plain", "json"] = "plain"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    workers: int = Field(default=1, ge=1, le=64, description="processes `muster serve` starts")
+    # On SIGTERM the server stops accepting and gives requests in flight this long to finish.
+    graceful_timeout: float = Field(default=30.0, gt=0, le=3600, description="seconds")
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _lowercase(cls, value: object) -> object:
+        # Operators write INFO or JSON as often as info or json.
+        return value.lower() if isinstance(value, str) else value
 
     @property
     def db_url(self) -> str:

@@ -8,16 +8,20 @@ split by another writer. PostgreSQL needs no such help: its row locks do the sam
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from fastapi import FastAPI, Request
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -31,6 +35,10 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 WRITER = "muster_writer"
 # Any constant: concurrent starters on PostgreSQL queue on this lock instead of racing the DDL.
 _MIGRATION_LOCK = 0x6D75737465
+# What a request meets when the database is down, cut off, or too busy to hand out a
+# connection in time: a passing condition, answered 503 (app/routes/health.py), not a bug.
+UNAVAILABLE: tuple[type[Exception], ...] = (exc.OperationalError, exc.InterfaceError,
+                                            exc.TimeoutError)
 
 
 def is_sqlite(url: str) -> bool:
@@ -118,10 +126,51 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 
 
 def current_revision(engine: Engine) -> str | None:
-    from alembic.runtime.migration import MigrationContext
-
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
+
+
+@functools.cache
+def head_revisions() -> tuple[str, ...]:
+    """The revisions this release's migrations lead to (read once: they ship with the code)."""
+    return tuple(sorted(ScriptDirectory.from_config(alembic_config()).get_heads()))
+
+
+@dataclass(frozen=True)
+class Readiness:
+    backend: str
+    reachable: bool
+    current: tuple[str, ...]
+    head: tuple[str, ...]
+    problem: str | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.reachable and self.current == self.head
+
+
+def readiness(engine: Engine) -> Readiness:
+    """Can this process serve requests that need the database: reachable and at head?"""
+    backend = engine.dialect.name
+    head = head_revisions()
+    try:
+        with engine.connect() as connection:
+            current = tuple(sorted(MigrationContext.configure(connection).get_current_heads()))
+    except exc.SQLAlchemyError as error:
+        return Readiness(backend, False, (), head, _first_line(error))
+    problem = None
+    if current != head:
+        problem = (f"schema at {', '.join(current) or 'no revision'}, this release needs "
+                   f"{', '.join(head)}: run `muster migrate`")
+    return Readiness(backend, True, current, head, problem)
+
+
+def _first_line(error: BaseException) -> str:
+    # The driver's message without SQLAlchemy's trailing links and SQL; never the password,
+    # which drivers do not repeat.
+    original = getattr(error, "orig", None) or error
+    text_ = str(original).strip().splitlines()
+    return text_[0] if text_ else type(original).__name__
 
 
 def storage_lifespan(
@@ -136,9 +185,21 @@ def storage_lifespan(
         engine = make_engine(settings)
         try:
             if settings.migrate_on_start:
-                await run_in_threadpool(migrate, engine)
-            with Session(engine) as session:
-                purged = await run_in_threadpool(services.purge_deleted, session)
+                try:
+                    await run_in_threadpool(migrate, engine)
+                except UNAVAILABLE as error:
+                    log.error("cannot migrate %s on start: %s", _where(settings),
+                              _first_line(error))
+                    raise
+            try:
+                with Session(engine) as session:
+                    purged = await run_in_threadpool(services.purge_deleted, session)
+            except exc.SQLAlchemyError as error:
+                # Housekeeping: the next start (or `muster purge`) does it. A server without its
+                # database, or started before `muster migrate`, still starts, answers 503 where
+                # it must and reports itself not ready.
+                log.warning("purge skipped: %s", _first_line(error))
+                purged = 0
             if purged:
                 log.info("purged %d rosters deleted over %d days ago", purged,
                          services.RESTORE_DAYS)
@@ -148,6 +209,10 @@ def storage_lifespan(
             engine.dispose()
 
     return lifespan
+
+
+def _where(settings: Settings) -> str:
+    return make_url(settings.db_url).render_as_string(hide_password=True)
 
 
 def get_session(request: Request) -> Iterator[Session]:

@@ -13,8 +13,9 @@ from app import __version__, errors
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
 from app.limits import BodySizeLimit
+from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
-from app.routes import api, export, melee, order_test, pages, rosters, sheet
+from app.routes import api, export, health, melee, order_test, pages, rosters, sheet
 from app.rules import RULESETS
 from app.timing import ServerTiming
 from app.web.security import SecurityHeaders
@@ -24,6 +25,7 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    configure_logging(settings)
     app = FastAPI(title="Muster", version=__version__,
                   description="Army builder and points calculator for Chainmail and more.",
                   lifespan=storage_lifespan(settings))
@@ -31,6 +33,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))
     errors.install(app)
+    health.install(app)
 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: object, exc: RecursionError) -> JSONResponse:
@@ -39,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"field": "body", "message": "nested too deeply", "type": "value_error",
                  "loc": ["body"]}]})
 
+    app.include_router(health.router)
     app.include_router(api.router)
     app.include_router(export.router)
     app.include_router(rosters.router)
@@ -48,14 +52,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
-    @app.get("/healthz", tags=["operations"])
-    def healthz() -> dict[str, str]:
-        """The process is up (and the trivial endpoint benchmarks compare against)."""
-        return {"status": "ok"}
-
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ServerTiming)
+    # Outside the others, so its line and its id cover every answer, refusals included.
+    app.add_middleware(RequestLog)
     proxies = trusted_proxies(settings.trusted_proxies)
     if proxies:
         # Outermost, so that everything inside sees the client behind the proxy.

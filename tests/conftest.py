@@ -1,8 +1,10 @@
 """Fixtures shared by every test layer.
 
-`client` is the whole app on a SQLite file of its own. The storage fixtures (`database_url`,
+`client` is the whole app on a database of its own: a SQLite file, or with
+MUSTER_TEST_BACKEND=postgresql a fresh PostgreSQL schema. The storage fixtures (`database_url`,
 `engine`, `session`, `api`) are parametrized: each test using them runs on SQLite and on
-PostgreSQL (a fresh schema per test; see tests/helpers/databases.py).
+PostgreSQL (a fresh schema per test; see tests/helpers/databases.py) — only on PostgreSQL in a
+MUSTER_TEST_BACKEND=postgresql run, which follows a full run that already covered SQLite.
 """
 
 from __future__ import annotations
@@ -17,16 +19,16 @@ from sqlmodel import Session
 
 from app.db import make_engine, migrate
 from app.main import create_app
-from tests.helpers.databases import database, settings_for, sqlite_url
+from tests.helpers.databases import BACKENDS, TEST_BACKEND, app_database, database, settings_for
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(settings_for(sqlite_url(tmp_path)))) as test_client:
+    with app_database(tmp_path) as url, TestClient(create_app(settings_for(url))) as test_client:
         yield test_client
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=BACKENDS if TEST_BACKEND == "sqlite" else [TEST_BACKEND])
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

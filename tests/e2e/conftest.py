@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.databases import app_database
 from tests.helpers.servers import Server, running_server
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
@@ -37,7 +38,7 @@ def chromium() -> str:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("e2e")
-    with running_server(f"sqlite:///{folder / 'muster.db'}", folder) as server:
+    with app_database(folder) as url, running_server(url, folder) as server:
         yield server
 
 

@@ -2,6 +2,10 @@
 
 PostgreSQL tests run when the server at MUSTER_TEST_POSTGRES_URL answers (default: the local
 one) and are skipped otherwise, unless MUSTER_REQUIRE_POSTGRES=1 makes that a failure.
+
+MUSTER_TEST_BACKEND chooses the database behind the whole app in tests that do not name one
+(the `client` fixture, the browser tests' server): `sqlite` (the default) or `postgresql`, which
+gives each of them a fresh schema and makes an unreachable server a failure, not a skip.
 """
 
 from __future__ import annotations
@@ -21,7 +25,13 @@ from app.config import Settings
 
 POSTGRES_URL = os.environ.get("MUSTER_TEST_POSTGRES_URL",
                               "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-POSTGRES_REQUIRED = os.environ.get("MUSTER_REQUIRE_POSTGRES") == "1"
+BACKENDS = ("sqlite", "postgresql")
+TEST_BACKEND = os.environ.get("MUSTER_TEST_BACKEND", "sqlite").strip().lower() or "sqlite"
+if TEST_BACKEND not in BACKENDS:
+    raise pytest.UsageError(f"MUSTER_TEST_BACKEND must be one of {', '.join(BACKENDS)}, "
+                            f"not {TEST_BACKEND!r}")
+POSTGRES_REQUIRED = (os.environ.get("MUSTER_REQUIRE_POSTGRES") == "1"
+                     or TEST_BACKEND == "postgresql")
 
 
 def sqlite_url(directory: Path) -> str:
@@ -80,3 +90,10 @@ def database(backend: str, directory: Path) -> Iterator[str]:
     else:
         with fresh_schema() as url:
             yield url
+
+
+@contextmanager
+def app_database(directory: Path) -> Iterator[str]:
+    """An empty database for the app under test, on the backend MUSTER_TEST_BACKEND names."""
+    with database(TEST_BACKEND, directory) as url:
+        yield url

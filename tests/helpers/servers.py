@@ -35,6 +35,12 @@ class Server:
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
 
+    def terminate(self, within: float = 30.0) -> int:
+        """SIGTERM to the main process only, as `docker stop` or systemd sends it; its exit code.
+        """
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=within)
+
     def stop(self) -> None:
         if self.process.poll() is not None:
             return
@@ -47,33 +53,67 @@ class Server:
 
 @contextmanager
 def running_server(database_url: str | None, log_dir: Path, *, workers: int = 1,
-                   data_dir: Path | None = None, ready_within: float = 30.0) -> Iterator[Server]:
+                   data_dir: Path | None = None, ready_within: float = 30.0,
+                   muster: bool = False, env: dict[str, str] | None = None) -> Iterator[Server]:
     """`python -m uvicorn app.asgi:app` on a free port, on `database_url` or, when that is None,
-    on the default SQLite file in `data_dir` (MUSTER_DATA_DIR)."""
+    on the default SQLite file in `data_dir` (MUSTER_DATA_DIR).
+
+    With `muster=True` it is `muster serve` instead: what operators run, migrating once before
+    its workers start and logging every request. `env` adds settings (MUSTER_…)."""
+    with running_servers(1, database_url, log_dir, workers=workers, data_dir=data_dir,
+                         ready_within=ready_within, muster=muster, env=env) as (server,):
+        yield server
+
+
+@contextmanager
+def running_servers(count: int, database_url: str | None, log_dir: Path, *, workers: int = 1,
+                    data_dir: Path | None = None, ready_within: float = 30.0,
+                    muster: bool = False,
+                    env: dict[str, str] | None = None) -> Iterator[list[Server]]:
+    """`count` separate servers on one database, launched together (so that they start, and
+    migrate, at the same moment), each on its own port."""
+    servers: list[Server] = []
+    try:
+        for _ in range(count):
+            servers.append(launch(database_url, log_dir, workers=workers, data_dir=data_dir,
+                                  muster=muster, env=env))
+        for server in servers:
+            wait_until_ready(server, ready_within)
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def launch(database_url: str | None, log_dir: Path, *, workers: int = 1,
+           data_dir: Path | None = None, muster: bool = False,
+           env: dict[str, str] | None = None) -> Server:
+    """Start a server and return at once, before it answers (see running_server)."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MUSTER_DATA_DIR")}
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("DATABASE_URL", "MUSTER_DATABASE_URL", "MUSTER_DATA_DIR")}
     if database_url is not None:
-        env["DATABASE_URL"] = database_url
+        environment["DATABASE_URL"] = database_url
     if data_dir is not None:
-        env["MUSTER_DATA_DIR"] = str(data_dir)
-    command = [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
-               "--port", str(port), "--log-level", "warning"]
-    if workers > 1:
-        command += ["--workers", str(workers)]
+        environment["MUSTER_DATA_DIR"] = str(data_dir)
+    environment.update(env or {})
+    if muster:
+        command = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+                   "--port", str(port), "--workers", str(workers)]
+    else:
+        command = [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
+                   "--port", str(port), "--log-level", "warning"]
+        if workers > 1:
+            command += ["--workers", str(workers)]
     log = log_dir / f"uvicorn-{port}.log"
     with log.open("wb") as sink:
         # A session of its own, so stop/kill reach the workers and nothing else.
-        process = subprocess.Popen(command, cwd=PROJECT, env=env, stdout=sink,
+        process = subprocess.Popen(command, cwd=PROJECT, env=environment, stdout=sink,
                                    stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(f"http://127.0.0.1:{port}", process, log)
-    try:
-        _wait_until_ready(server, ready_within)
-        yield server
-    finally:
-        server.stop()
+    return Server(f"http://127.0.0.1:{port}", process, log)
 
 
-def _wait_until_ready(server: Server, within: float) -> None:
+def wait_until_ready(server: Server, within: float) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
