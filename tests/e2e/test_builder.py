@@ -16,7 +16,7 @@ pytestmark = pytest.mark.e2e
 def new_army(page, server: Server, name: str, nation: str, limit: str = "300") -> None:  # type: ignore[no-untyped-def]
     page.goto(server.url + "/")
     page.get_by_label("Name", exact=True).fill(name)
-    page.get_by_label("Nation (Chainmail)", exact=True).select_option(nation)
+    page.get_by_label("Nation", exact=True).select_option(nation)
     page.get_by_label("Points limit", exact=True).fill(limit)
     page.get_by_role("button", name="Create army").click()
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+/edit"))
