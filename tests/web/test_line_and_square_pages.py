@@ -133,6 +133,10 @@ def test_changing_a_unit_by_htmx_updates_the_document_and_the_chances(
     unit = stored(client, roster_id)["document"]["units"][0]
     assert (unit["formation"], unit["discipline"], unit["points"], unit["accuracy"],
             unit["officer"]) == ("close_order", 1, 2.5, None, True)
+    # Only this unit is redrawn; totals, rules and the version come out of band.
+    assert body.lstrip().startswith('<li class="unit card" id="unit-0">')
+    assert 'id="editor"' not in body and 'id="add-class"' not in body
+    assert 'id="summary"' in body and 'id="rules-panel"' in body
     # Discipline 1 + close order 1 = +2 needs 4 (33/36); with the officer +3 needs 3 (35/36).
     table = re.search(r'<table class="ls-order-test">.*?</table>', body, re.S).group(0)
     cells = re.findall(r'data-officer="(\d)" data-disorder="(\d)"><span class="fraction">'

@@ -73,6 +73,9 @@ ACTIONS = {
     "update_unit": update_unit,
 }
 
+# Actions that change one unit only: the editor redraws just that unit.
+UNIT_ACTIONS = frozenset({"update_unit"})
+
 
 def new_document(form: Form) -> dict[str, Any]:
     """A new, empty roster from the home page's form (an empty limit means the usual 30)."""
