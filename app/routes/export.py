@@ -40,6 +40,12 @@ _MISSING: dict[int | str, dict[str, Any]] = {
     410: {"model": Failure, "description": "The roster was deleted (restorable for 30 days)"},
     422: {"model": ValidationFailure, "description": "A parameter is invalid"},
 }
+# The text exports answer in text, but their refusals in JSON like every other endpoint; a
+# `model` would be documented under the route's text media type, so name the schemas here.
+_MISSING_AS_JSON: dict[int | str, dict[str, Any]] = {
+    code: {"description": answer["description"], "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{answer['model'].__name__}"}}}}
+    for code, answer in _MISSING.items()}
 
 
 def _stored(session: Any, roster_id: str, lang: Lang) -> services.StoredRoster:
@@ -87,7 +93,7 @@ for _ext, _doc in (("txt", "The roster as plain text: units, figures, weapons, c
     router.add_api_route(
         f"/{{roster_id}}/export.{_ext}", _text_export(_ext), methods=["GET"], description=_doc,
         response_class=PlainTextResponse, responses={
-            200: {"content": {TEXT_FORMATS[_ext][1].split(";")[0]: {}}}, **_MISSING})
+            200: {"content": {TEXT_FORMATS[_ext][1].split(";")[0]: {}}}, **_MISSING_AS_JSON})
 
 
 _IMPORT_BODY = {

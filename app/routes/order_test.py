@@ -18,6 +18,7 @@ from app.rules.line_and_square import catalogue as cat
 from app.rules.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
 from app.rules.line_and_square.roster import FormationId
 from app.rules.line_and_square.square import square_rules
+from app.schemas import ValidationFailure
 from app.web.i18n import request_lang
 from app.web.templating import render
 
@@ -26,7 +27,9 @@ FORM_FIELDS = ("discipline", "formation", "officer", "disorder")
 
 
 @router.get("/api/v1/rulesets/line_and_square/order-test", tags=["pricing"],
-            summary="Exact chance of passing a Line and Square order test")
+            summary="Exact chance of passing a Line and Square order test",
+            responses={422: {"model": ValidationFailure,
+                             "description": "A parameter is invalid; the message names it"}})
 def order_test_chance(
     discipline: Annotated[int, Query(ge=cat.MIN_DISCIPLINE, le=cat.MAX_DISCIPLINE)] = 0,
     formation: Annotated[FormationId, Query()] = "loose",  # type: ignore[valid-type]

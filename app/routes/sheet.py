@@ -51,9 +51,16 @@ def share_qr(url: str) -> Markup:
     return Markup(svg)  # segno's own markup: it holds path data only, never the URL's text
 
 
+def _json(description: str, schema: str) -> dict[str, Any]:
+    # The sheet is HTML, its refusals JSON; a `model` would be filed under text/html.
+    return {"description": description, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+
 @router.get("/r/{roster_id}/print", response_class=HTMLResponse, responses={
-    404: {"description": "No roster by this id"},
-    422: {"description": "An unknown language, paper or section"}})
+    404: _json("No roster by this id", "Failure"),
+    410: _json("The roster was deleted (restorable for 30 days)", "Failure"),
+    422: _json("An unknown language, paper or section", "ValidationFailure")})
 def print_sheet(
     request: Request,
     roster_id: RosterId,
