@@ -16,7 +16,9 @@ from app.config import get_settings
 def say(en: str, ru: str, *, error: bool = False) -> None:
     """Print in the operator's language: Russian when LANG (or LC_ALL) asks for it."""
     language = os.environ.get("LC_ALL") or os.environ.get("LANG") or ""
-    print(ru if language.lower().startswith("ru") else en, file=sys.stderr if error else sys.stdout)
+    # Flushed: `serve` goes on running, and its log must show this line before the server's.
+    print(ru if language.lower().startswith("ru") else en, file=sys.stderr if error else sys.stdout,
+          flush=True)
 
 
 def serve(args: argparse.Namespace) -> int:
