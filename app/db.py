@@ -136,6 +136,12 @@ def head_revisions() -> tuple[str, ...]:
     return tuple(sorted(ScriptDirectory.from_config(alembic_config()).get_heads()))
 
 
+@functools.cache
+def known_revisions() -> frozenset[str]:
+    script = ScriptDirectory.from_config(alembic_config())
+    return frozenset(revision.revision for revision in script.walk_revisions())
+
+
 @dataclass(frozen=True)
 class Readiness:
     backend: str
@@ -159,7 +165,12 @@ def readiness(engine: Engine) -> Readiness:
     except exc.SQLAlchemyError as error:
         return Readiness(backend, False, (), head, _first_line(error))
     problem = None
-    if current != head:
+    if not set(current) <= known_revisions():
+        # A newer release migrated the database (a rolling upgrade under way): this process's
+        # code may not fit the schema any more, so it steps out of the rotation.
+        problem = (f"schema at {', '.join(current)}, written by a newer release; this one "
+                   f"knows up to {', '.join(head)}: upgrade this server")
+    elif current != head:
         problem = (f"schema at {', '.join(current) or 'no revision'}, this release needs "
                    f"{', '.join(head)}: run `muster migrate`")
     return Readiness(backend, True, current, head, problem)

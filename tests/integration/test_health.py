@@ -93,6 +93,21 @@ def test_readyz_is_unavailable_until_the_schema_reaches_the_head_revision(
         assert client.get("/readyz").status_code == 200
 
 
+def test_readyz_steps_out_when_a_newer_release_has_migrated_the_database(
+        client: TestClient) -> None:
+    url = str(client.app.state.settings.db_url)  # type: ignore[attr-defined]
+    engine = make_engine(settings_for(url))
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    finally:
+        engine.dispose()
+    answer = client.get("/readyz")
+    assert answer.status_code == 503
+    assert answer.json()["migrations"]["current"] == ["9999"]
+    assert "newer release" in answer.json()["problem"]
+
+
 def test_readyz_is_unavailable_when_the_database_cannot_be_reached(
         unreachable: TestClient) -> None:
     answer = unreachable.get("/readyz")
