@@ -18,7 +18,7 @@ from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, export, health, melee, order_test, pages, rosters, sheet
 from app.rules import RULESETS
 from app.timing import ServerTiming
-from app.web.security import SecurityHeaders
+from app.web.security import CrossSiteWrites, SecurityHeaders
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
@@ -52,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
+    app.add_middleware(CrossSiteWrites)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(ServerTiming)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Body, HTTPException, Query
 
 from app.rules import RULESETS, RosterDocument, get_ruleset
 from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
+from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter(prefix="/api/v1", tags=["pricing"])
 
@@ -15,6 +16,7 @@ LangQuery = Literal["en", "ru"]
 REFUSALS: dict[int | str, dict[str, Any]] = {
     413: {"model": Failure, "description": "Body over the size limit"},
     422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"},
+    **CROSS_SITE_ANSWER,
 }
 
 

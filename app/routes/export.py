@@ -32,6 +32,7 @@ from app.routes.rosters import edit_url, etag, public
 from app.rules import RULESETS
 from app.rules.base import Lang, pick
 from app.schemas import Failure, ValidationFailure
+from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["exports"])
 
@@ -143,7 +144,7 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
                  413: {"model": Failure, "description": "Body over the size limit"},
                  422: {"model": ValidationFailure,
                        "description": "The file was refused whole; the message says why"},
-                 **ratelimit.TOO_MANY})
+                 **ratelimit.TOO_MANY, **CROSS_SITE_ANSWER})
 async def import_roster(request: Request, session: SessionDep, response: Response,
                         lang: LangDep = "en") -> Any:
     """Store a roster from an exported file (or a bare roster document), as JSON or as a

@@ -27,6 +27,7 @@ from app.rules.formation_density import catalogue as cat
 from app.rules.formation_density.result import MeleeResult
 from app.schemas import ValidationFailure
 from app.web import i18n
+from app.web.security import CROSS_SITE_ANSWER
 from app.web.templating import render
 
 router = APIRouter()
@@ -109,8 +110,9 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
 @router.post(
     "/api/v1/rulesets/formation_density/melee", tags=["pricing"], response_model=MeleeResult,
     summary="Exact melee exchange between two Formation Density units",
-    responses={422: {"model": ValidationFailure,
-                     "description": "A unit or reference is invalid; the message names it"}})
+    responses={**CROSS_SITE_ANSWER, 422: {
+        "model": ValidationFailure,
+        "description": "A unit or reference is invalid; the message names it"}})
 def melee(
     session: SessionDep,
     body: Annotated[MeleeRequest, Body(openapi_examples={

@@ -26,6 +26,7 @@ from app.models import (
 from app.rules import RULESETS, RosterDocument
 from app.rules.base import Lang, pick
 from app.schemas import Failure, ValidationFailure
+from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"])
 
@@ -94,7 +95,7 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
 
 
 @router.post("", status_code=201, response_model=RosterCreated,
-             responses=_BODY | ratelimit.TOO_MANY)
+             responses=_BODY | ratelimit.TOO_MANY | CROSS_SITE_ANSWER)
 def create_roster(request: Request, session: SessionDep, response: Response,
                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
                   lang: LangDep = "en") -> dict[str, Any]:
@@ -171,7 +172,7 @@ def restore_roster(roster_id: KeyedRosterId, session: SessionDep, response: Resp
 
 
 @router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
-             responses=_MISSING | _INVALID | ratelimit.TOO_MANY)
+             responses=_MISSING | _INVALID | ratelimit.TOO_MANY | CROSS_SITE_ANSWER)
 def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:
     """A new roster with its own id and edit key, from the current version of a readable one."""

@@ -38,3 +38,13 @@ def stored_rosters(client: TestClient) -> int:
     """Rosters in the database, deleted ones included: what a refused request must not add."""
     with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
         return int(session.exec(select(func.count()).select_from(Roster)).one())
+
+
+def routes_of(app: Any) -> list[Any]:
+    """Every route of the app, included routers flattened (newer FastAPI keeps an included
+    router as one entry of `app.routes`; its `iter_route_contexts` walks them)."""
+    try:
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # FastAPI before included routers were kept whole
+        return list(app.routes)
+    return list(iter_route_contexts(app.routes))
