@@ -36,6 +36,12 @@ def instructions() -> list[tuple[str, str]]:
     return found
 
 
+def healthcheck_command() -> str:
+    """The shell command of the Dockerfile's HEALTHCHECK (after its options)."""
+    check = next(arguments for keyword, arguments in instructions() if keyword == "HEALTHCHECK")
+    return check.split(" CMD ", 1)[1]
+
+
 def build_context(target: Path) -> None:
     """Lay out WORKDIR as the image has it: each COPY's sources from the project."""
     for keyword, arguments in instructions():
@@ -137,11 +143,18 @@ def test_the_install_and_start_scripts_serve_the_whole_app_from_a_fresh_virtuale
             assert sheet.status_code == 200
         # The SQLite database lives in MUSTER_DATA_DIR, the image's volume.
         assert (data / "muster.db").is_file()
+        # The image's own health check passes on the running server.
+        check = subprocess.run(["sh", "-c", healthcheck_command()], env=run_env, timeout=30,
+                               capture_output=True, text=True)
+        assert check.returncode == 0, check.stderr
         # `exec` in start.sh: SIGTERM reaches the server itself, which stops cleanly (uvicorn
         # then re-raises the signal, so the exit status may say SIGTERM rather than 0).
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=30) in (0, -signal.SIGTERM)
         assert "Application shutdown complete" in log.read_text(errors="replace")
+        down = subprocess.run(["sh", "-c", healthcheck_command()], env=run_env, timeout=30,
+                              capture_output=True)
+        assert down.returncode != 0, "the health check notices a stopped server"
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
