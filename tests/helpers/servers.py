@@ -98,8 +98,9 @@ def launch(database_url: str | None, log_dir: Path, *, workers: int = 1,
         environment["MUSTER_DATA_DIR"] = str(data_dir)
     environment.update(env or {})
     if muster:
+        # Without --workers, `muster serve` takes MUSTER_WORKERS from `env`.
         command = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(port), "--workers", str(workers)]
+                   "--port", str(port)] + (["--workers", str(workers)] if workers > 1 else [])
     else:
         command = [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
                    "--port", str(port), "--log-level", "warning"]

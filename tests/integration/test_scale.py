@@ -19,7 +19,7 @@ from sqlalchemy.engine import make_url
 from tests.helpers.databases import app_database, fresh_schema
 from tests.helpers.documents import army
 from tests.helpers.proxy import tcp_proxy
-from tests.helpers.servers import running_server, running_servers
+from tests.helpers.servers import free_port, running_server, running_servers
 
 pytestmark = pytest.mark.slow
 ROSTERS = "/api/v1/rosters"
@@ -134,8 +134,8 @@ def test_a_request_in_flight_when_sigterm_arrives_still_gets_its_answer(tmp_path
             outcome["error"] = error
 
     with app_database(tmp_path) as url:
-        env = {"MUSTER_LOG_FORMAT": "json"}
-        with running_server(url, tmp_path, muster=True, workers=2, env=env) as server:
+        env = {"MUSTER_LOG_FORMAT": "json", "MUSTER_WORKERS": "2"}
+        with running_server(url, tmp_path, muster=True, env=env) as server:
             sender = threading.Thread(target=upload, args=(server.url,), daemon=True)
             sender.start()
             assert halfway.wait(timeout=30)
@@ -146,9 +146,14 @@ def test_a_request_in_flight_when_sigterm_arrives_still_gets_its_answer(tmp_path
             assert "error" not in outcome, outcome.get("error")
             answer = outcome["answer"]
             assert answer.status_code == 201, answer.text[:300]
-            lines = [e for e in log_entries(server.log) if e.get("path") == ROSTERS]
+            entries = log_entries(server.log)
+            lines = [e for e in entries if e.get("path") == ROSTERS]
             assert [(e["method"], e["status"]) for e in lines] == [("POST", 201)]
             assert lines[0]["request_id"] == answer.headers["x-request-id"]
+            # Two workers (MUSTER_WORKERS), each finished cleanly.
+            messages = [e["message"] for e in entries]
+            assert len({m for m in messages if m.startswith("Started server process")}) == 2
+            assert len({m for m in messages if m.startswith("Finished server process")}) == 2
         with running_server(url, tmp_path) as again:
             stored = httpx.get(f"{again.url}{ROSTERS}/{answer.json()['id']}", timeout=30)
             assert stored.status_code == 200 and stored.json()["document"] == document
@@ -215,3 +220,11 @@ def test_the_request_log_of_a_real_server_has_one_line_per_request(tmp_path: Pat
     for n in range(3):
         assert sum(f"[about-{n}]" in line for line in lines) == 1
     assert all(re.search(r" [\d.]+ms$", line) for line in lines)
+
+
+def test_muster_serve_will_not_start_on_a_database_it_cannot_reach_and_says_why(
+        tmp_path: Path) -> None:
+    url = f"postgresql+psycopg://muster@127.0.0.1:{free_port()}/muster"
+    with pytest.raises(RuntimeError, match="migration failed: .*refused"):
+        with running_server(url, tmp_path, muster=True, ready_within=30):
+            pass
