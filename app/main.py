@@ -15,7 +15,7 @@ from app.db import storage_lifespan
 from app.limits import BodySizeLimit
 from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
-from app.routes import api, export, health, melee, order_test, pages, rosters, sheet
+from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
 from app.rules import RULESETS
 from app.timing import ServerTiming
 from app.web.security import CrossSiteWrites, SecurityHeaders
@@ -28,7 +28,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(settings)
     app = FastAPI(title="Muster", version=__version__,
                   description="Army builder and points calculator for Chainmail and more.",
-                  lifespan=storage_lifespan(settings))
+                  lifespan=storage_lifespan(settings),
+                  # /docs is served by app/routes/api_docs.py, within the CSP; no ReDoc.
+                  docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None)
     app.state.settings = settings
     app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))
@@ -50,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(order_test.router)
     app.include_router(melee.router)
     app.include_router(pages.router)
+    api_docs.install(app)  # before /static: its files are mounted under /static/api-docs
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     app.add_middleware(CrossSiteWrites)
