@@ -1,0 +1,344 @@
+"""Load figures: throughput and latency of the share view, the editor's change request and the
+price API, each beside GET /healthz of the same server in the same run, with 1 and 2 uvicorn
+workers, on SQLite and on PostgreSQL.
+
+Run: `python bench/load.py [--seconds 4] [--rounds 2] [--connections 32]
+                           [--backends sqlite,postgresql] [--workers 1,2] [--postgres URL]`
+Bounded: about 40 s per server (four by default, under three minutes in all).
+
+Each server is a real uvicorn process on a free loopback port (access log off, no creation
+limit so the preparation can store one roster per connection). A roster of 10 units is stored
+for each connection, and one browser identity (device and CSRF cookies, obtained from the edit
+links as a browser does) may edit them all. The load generator runs in this process (asyncio
+on uvloop, raw keep-alive HTTP/1.1 connections, requests prepared in advance), keeps
+--connections requests in flight, and alternates fixed-length rounds of the four endpoints:
+
+    GET  /healthz              the trivial endpoint
+    GET  /r/{id}               the share view of a 10-unit roster (a full page)
+    POST /r/{id}/edit          htmx: change the figures of one unit (each connection its own
+                               roster, so no change conflicts; a stored new version each time)
+    POST /api/v1/price         price and judge a 20-unit roster
+
+Every answer must be 200. Latency is measured per request from send to the last byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import platform
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.price import roster as price_roster  # noqa: E402
+
+ENDPOINTS = ("healthz", "view", "edit", "price")
+LABELS = {"healthz": "GET /healthz", "view": "GET /r/{id}", "edit": "POST /r/{id}/edit",
+          "price": "POST /api/v1/price"}
+DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+KINDS = [("light_horse", "composite_bow"), ("medium_horse", "lance"), ("heavy_foot", "pike"),
+         ("light_foot", "crossbow")]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def ten_units(name: str) -> dict[str, Any]:
+    return {"name": name, "ruleset": "chainmail", "nation": "mongols", "points_limit": 400,
+            "historical": True, "units": [
+                {"name": f"Отряд {i + 1}", "flags": ["commander"] if i == 0 else [],
+                 "lines": [{"troop": KINDS[i % 4][0], "figures": 8 + i,
+                            "weapon": KINDS[i % 4][1]}]} for i in range(10)]}
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+# ---- databases and servers ----
+
+def _libpq(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@contextmanager
+def database(backend: str, postgres: str, folder: Path) -> Iterator[str]:
+    if backend == "sqlite":
+        yield f"sqlite:///{folder / 'muster.db'}"
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    schema = f"muster_load_{secrets.token_hex(4)}"
+    with psycopg.connect(_libpq(postgres), autocommit=True) as admin:
+        admin.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield (make_url(postgres).update_query_dict({"options": f"-csearch_path={schema}"})
+               .render_as_string(hide_password=False))
+    finally:
+        with psycopg.connect(_libpq(postgres), autocommit=True) as admin:
+            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@contextmanager
+def server(url: str, workers: int, folder: Path) -> Iterator[int]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MUSTER_DATA_DIR")}
+    env.update(DATABASE_URL=url, MUSTER_CREATION_LIMIT="0", MUSTER_LOG_LEVEL="warning")
+    log = (folder / f"server-{port}.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1", "--port",
+         str(port), "--workers", str(workers), "--log-level", "warning", "--no-access-log"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"server exited: {(folder / log.name).read_text()[-2000:]}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start in 60 s")
+            time.sleep(0.1)
+        yield port
+    finally:
+        os.killpg(process.pid, 15)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            process.wait()
+        log.close()
+        text = Path(log.name).read_text(errors="replace")
+        if "Traceback" in text:
+            print(f"    server log has tracebacks:\n{text[-3000:]}")
+
+
+# ---- the load generator ----
+
+def request_bytes(port: int, method: str, path: str, body: bytes = b"",
+                  content_type: str = "", extra: str = "") -> bytes:
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}"
+    if body:
+        head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+    return head.encode() + b"\r\n" + body
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ", 2)[1])
+    length = next((int(h.split(":", 1)[1]) for h in lines[1:]
+                   if h.lower().startswith("content-length:")), None)
+    if length is None:
+        raise RuntimeError(f"answer without Content-Length: {lines}")
+    return status, await reader.readexactly(length)
+
+
+@dataclass
+class Target:
+    """What one connection edits: its roster and the version it is at."""
+
+    roster_id: str
+    version: int
+
+
+@dataclass
+class Setup:
+    port: int
+    targets: list[Target]
+    cookie: str
+    csrf: str
+    price_body: bytes
+
+
+def prepare(port: int, connections: int) -> Setup:
+    """One 10-unit roster per connection, all editable by one browser identity."""
+    base = f"http://127.0.0.1:{port}"
+    targets = []
+    with httpx.Client(base_url=base, timeout=30, follow_redirects=True) as browser:
+        browser.get("/")
+        for n in range(connections):
+            created = browser.post("/api/v1/rosters", json=ten_units(f"Нагрузка {n}")).json()
+            opened = browser.get(f"/r/{created['id']}/edit?key={created['edit_key']}")
+            assert opened.status_code == 200, opened.text[:300]
+            targets.append(Target(created["id"], created["version"]))
+        cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+        csrf = browser.cookies["muster_csrf"]
+    return Setup(port, targets, cookie, csrf,
+                 json.dumps(price_roster(20), ensure_ascii=False).encode())
+
+
+def edit_request(setup: Setup, target: Target, n: int) -> bytes:
+    unit = n % 10
+    form = urlencode({"csrf": setup.csrf, "version": target.version, "op": "update_unit",
+                      "unit": unit, "unit_name": f"Отряд {unit + 1}",
+                      "figures_0": 5 + n % 20, "troop_0": KINDS[unit % 4][0],
+                      "weapon_0": KINDS[unit % 4][1]}).encode()
+    return request_bytes(setup.port, "POST", f"/r/{target.roster_id}/edit", form,
+                         "application/x-www-form-urlencoded",
+                         f"Cookie: {setup.cookie}\r\nHX-Request: true\r\n")
+
+
+async def run_round(setup: Setup, endpoint: str, connections: int,
+                    seconds: float) -> list[float]:
+    """Keep `connections` requests of one endpoint in flight; the latencies (ms)."""
+    latencies: list[float] = []
+    stop = time.perf_counter() + seconds
+    fixed = {
+        "healthz": request_bytes(setup.port, "GET", "/healthz"),
+        "price": request_bytes(setup.port, "POST", "/api/v1/price", setup.price_body,
+                               "application/json"),
+    }
+
+    async def client(index: int) -> None:
+        target = setup.targets[index]
+        view = request_bytes(setup.port, "GET", f"/r/{target.roster_id}")
+        reader, writer = await asyncio.open_connection("127.0.0.1", setup.port)
+        n = 0
+        try:
+            while time.perf_counter() < stop:
+                n += 1
+                if endpoint == "edit":
+                    request = edit_request(setup, target, n)
+                else:
+                    request = fixed.get(endpoint, view)
+                start = time.perf_counter()
+                writer.write(request)
+                status, body = await read_response(reader)
+                if status != 200:
+                    raise RuntimeError(f"{endpoint}: status {status}: {body[:300]!r}")
+                latencies.append((time.perf_counter() - start) * 1000)
+                if endpoint == "edit":
+                    target.version += 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(client(i) for i in range(connections)))
+    return latencies
+
+
+@dataclass
+class Figures:
+    rate: float
+    p50: float
+    p99: float
+    answers: int
+
+
+async def measure(setup: Setup, connections: int, seconds: float,
+                  rounds: int) -> tuple[dict[str, Figures], float]:
+    for endpoint in ENDPOINTS:  # warm every path (and every worker) first
+        await run_round(setup, endpoint, connections, 1.0)
+    found: dict[str, list[float]] = {e: [] for e in ENDPOINTS}
+    cpu = time.process_time()
+    for _ in range(rounds):
+        for endpoint in ENDPOINTS:
+            found[endpoint] += await run_round(setup, endpoint, connections, seconds)
+    cpu = time.process_time() - cpu
+    spent = rounds * seconds
+    figures = {e: Figures(len(v) / spent, percentile(v, 0.5), percentile(v, 0.99), len(v))
+               for e, v in found.items()}
+    return figures, cpu / (len(ENDPOINTS) * spent)
+
+
+def run_config(backend: str, workers: int, args: argparse.Namespace) -> dict[str, Figures]:
+    with tempfile.TemporaryDirectory(prefix="muster-load-") as name:
+        folder = Path(name)
+        with database(backend, args.postgres, folder) as url, \
+                server(url, workers, folder) as port:
+            setup = prepare(port, args.connections)
+            with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+                figures, generator_cpu = runner.run(
+                    measure(setup, args.connections, args.seconds, args.rounds))
+    print(f"\n{backend}, {workers} worker{'s' if workers > 1 else ''}, {args.connections} "
+          f"connections, {args.rounds}×{args.seconds:g} s per endpoint "
+          f"(load generator: {generator_cpu:.0%} of one core)")
+    health = figures["healthz"].rate
+    for endpoint in ENDPOINTS:
+        f = figures[endpoint]
+        print(f"    {LABELS[endpoint]:<20} {f.rate:7.0f} req/s   p50 {f.p50:6.1f} ms   "
+              f"p99 {f.p99:6.1f} ms   {f.rate / health:4.2f}× healthz   ({f.answers} × 200)")
+    return figures
+
+
+def _loop_factory() -> Any:
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def verdicts(results: dict[tuple[str, int], dict[str, Figures]], workers: list[int]) -> None:
+    print("\nTargets")
+    for (backend, count), figures in results.items():
+        health = figures["healthz"].rate
+        for endpoint in ("view", "price"):
+            ratio = figures[endpoint].rate / health
+            print(f"    {backend}, {count}w: {LABELS[endpoint]} ≥ 1/3 of healthz: "
+                  f"{ratio:.2f} — {'met' if ratio >= 1 / 3 else 'MISSED'}")
+        p99 = figures["edit"].p99
+        print(f"    {backend}, {count}w: edit p99 < 100 ms: {p99:.1f} ms — "
+              f"{'met' if p99 < 100 else 'MISSED'}")
+    if 1 in workers and 2 in workers:
+        for backend in sorted({b for b, _ in results}):
+            one, two = results.get((backend, 1)), results.get((backend, 2))
+            if one and two:
+                for endpoint in ENDPOINTS:
+                    scale = two[endpoint].rate / one[endpoint].rate
+                    print(f"    {backend}: 2 workers / 1 worker, {LABELS[endpoint]}: "
+                          f"{scale:.2f}× — {'met' if scale >= 1.5 else 'MISSED'} (≥ 1.5)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=4.0, help="length of one round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--postgres", default=os.environ.get("MUSTER_TEST_POSTGRES_URL",
+                                                             DEFAULT_POSTGRES))
+    args = parser.parse_args()
+    workers = [int(w) for w in args.workers.split(",")]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"Machine: {cores} usable cores, {platform.machine()}, Python "
+          f"{platform.python_version()}; server and load generator share them")
+    results = {}
+    for backend in args.backends.split(","):
+        for count in workers:
+            results[backend, count] = run_config(backend, count, args)
+    verdicts(results, workers)
+
+
+if __name__ == "__main__":
+    main()
