@@ -225,6 +225,6 @@ def test_the_request_log_of_a_real_server_has_one_line_per_request(tmp_path: Pat
 def test_muster_serve_will_not_start_on_a_database_it_cannot_reach_and_says_why(
         tmp_path: Path) -> None:
     url = f"postgresql+psycopg://muster@127.0.0.1:{free_port()}/muster"
-    with pytest.raises(RuntimeError, match="migration failed: .*refused"):
-        with running_server(url, tmp_path, muster=True, ready_within=30):
-            pass
+    with pytest.raises(RuntimeError, match="migration failed: .*refused"), \
+            running_server(url, tmp_path, muster=True, ready_within=30):
+        pass
