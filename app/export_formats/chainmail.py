@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.export_formats.common import bb, md, one_line
+from app.export_formats.common import bb, frame_words, md, one_line
 from app.rules.base import Lang, pick
 from app.rules.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, army_sheet, counted
 
@@ -172,21 +172,11 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
 
 
 def print_words(lang: Lang) -> dict[str, str]:
-    """Every fixed word of the printed sheet, in the sheet's language."""
+    """Every fixed word of the printed sheet, in the sheet's language (the frame's too)."""
     entries = {
-        "army_sheet": ("Army sheet", "Лист армии"),
-        "options": ("Sheet options", "Настройки листа"),
-        "optional_sections": ("Also print", "Также напечатать"),
-        "paper": ("Paper", "Бумага"),
-        "language": ("Language", "Язык"),
-        "apply": ("Show", "Показать"),
-        "back": ("Back to the roster", "Назад к армии"),
-        "print_hint": ("Print this page from the browser (Ctrl+P).",
-                       "Напечатайте эту страницу из браузера (Ctrl+P)."),
         "historical": ("historical", "историческая"),
         "not_historical": ("not historical", "не историческая"),
         "fortifications": ("holds fortifications", "обороняет укрепления"),
-        "points": ("Points", "Очки"),
         "of": ("of", "из"),
         "left": ("{points} left", "осталось {points}"),
         "over": ("{points} over the limit", "превышение на {points}"),
@@ -194,7 +184,6 @@ def print_words(lang: Lang) -> dict[str, str]:
         "foot": ("foot", "пехота"),
         "horse": ("horse", "конница"),
         "engines": ("Engines", "Машины"),
-        "legality": ("Legality", "Соответствие правилам"),
         "morale_test": ("Morale test for losses", "Проверка морали из-за потерь"),
         "morale_rule": ("when {lost} of {figures} figures are lost (one third, 33.3 %), "
                         "{standing} left standing",
@@ -211,14 +200,11 @@ def print_words(lang: Lang) -> dict[str, str]:
         "mercenary": ("mercenary", "наёмники"),
         "count": ("Count", "Количество"),
         "engine": ("Engine", "Машина"),
-        "problems": ("Rule problems", "Нарушения правил"),
-        "reference": ("Rules for this army", "Правила для этой армии"),
         "applies_to": ("Applies to", "Относится к"),
-        "share": ("Share link", "Ссылка на армию"),
         "no_units": ("No units yet.", "Отрядов пока нет."),
-        "note": ("Note", "Примечание"),
     }
-    return {key: pick(lang, en, ru) for key, (en, ru) in entries.items()}
+    return {**frame_words(lang),
+            **{key: pick(lang, en, ru) for key, (en, ru) in entries.items()}}
 
 
 def print_context(sheet: ArmySheet) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from app.rules.base import Lang, pick
+
 # Direction overrides could make a name display as something it is not.
 _BIDI = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                                "\u2066\u2067\u2068\u2069"), None)
@@ -30,3 +32,27 @@ def bb(text: str) -> str:
     """BBCode has no escape every forum honours, so square brackets become their full-width
     look-alikes: the name still reads the same and no tag can open."""
     return one_line(text).replace("[", "［").replace("]", "］")
+
+
+# Words of the printed sheet's frame (templates/print/base.html), the same in every system.
+FRAME_WORDS: dict[str, tuple[str, str]] = {
+    "share": ("Share link", "Ссылка на армию"),
+    "reference": ("Rules for this army", "Правила для этой армии"),
+    "problems": ("Rule problems", "Нарушения правил"),
+    "print_hint": ("Print this page from the browser (Ctrl+P).",
+                   "Напечатайте эту страницу из браузера (Ctrl+P)."),
+    "points": ("Points", "Очки"),
+    "paper": ("Paper", "Бумага"),
+    "options": ("Sheet options", "Настройки листа"),
+    "optional_sections": ("Also print", "Также напечатать"),
+    "note": ("Note", "Примечание"),
+    "legality": ("Legality", "Соответствие правилам"),
+    "language": ("Language", "Язык"),
+    "back": ("Back to the roster", "Назад к армии"),
+    "army_sheet": ("Army sheet", "Лист армии"),
+    "apply": ("Show", "Показать"),
+}
+
+
+def frame_words(lang: Lang) -> dict[str, str]:
+    return {key: pick(lang, en, ru) for key, (en, ru) in FRAME_WORDS.items()}

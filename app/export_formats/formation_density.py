@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.export_formats.common import bb, md, one_line
+from app.export_formats.common import bb, frame_words, md, one_line
 from app.rules.base import Lang, pick
 from app.rules.formation_density.sheet import (
     OPTIONAL,
@@ -149,24 +149,13 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
 
 
 def print_words(lang: Lang) -> dict[str, str]:
-    """Every fixed word of the printed sheet, in the sheet's language."""
+    """Every fixed word of the printed sheet, in the sheet's language (the frame's too)."""
     entries = {
-        "army_sheet": ("Army sheet", "Лист армии"),
-        "options": ("Sheet options", "Настройки листа"),
-        "optional_sections": ("Also print", "Также напечатать"),
-        "paper": ("Paper", "Бумага"),
-        "language": ("Language", "Язык"),
-        "apply": ("Show", "Показать"),
-        "back": ("Back to the roster", "Назад к армии"),
-        "print_hint": ("Print this page from the browser (Ctrl+P).",
-                       "Напечатайте эту страницу из браузера (Ctrl+P)."),
-        "points": ("Points", "Очки"),
         "not_counted": ("not counted", "не считаются"),
         "of": ("of", "из"),
         "left": ("{points} left", "осталось {points}"),
         "over": ("{points} over the limit", "превышение на {points}"),
         "warriors": ("Warriors", "Воины"),
-        "legality": ("Legality", "Соответствие правилам"),
         "units": ("Units", "Отряды"),
         "unit": ("Unit", "Отряд"),
         "formation": ("Formation", "Строй"),
@@ -181,13 +170,10 @@ def print_words(lang: Lang) -> dict[str, str]:
         "cost": ("Points", "Очки"),
         "casualties": ("Losses", "Потери"),
         "more_figures": ("more warriors: tally losses here", "воинов ещё: отмечайте потери здесь"),
-        "problems": ("Rule problems", "Нарушения правил"),
-        "reference": ("Rules for this army", "Правила для этой армии"),
-        "share": ("Share link", "Ссылка на армию"),
         "no_units": ("No units yet.", "Отрядов пока нет."),
-        "note": ("Note", "Примечание"),
     }
-    return {key: pick(lang, en, ru) for key, (en, ru) in entries.items()}
+    return {**frame_words(lang),
+            **{key: pick(lang, en, ru) for key, (en, ru) in entries.items()}}
 
 
 def print_context(sheet: FormationSheet) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.export_formats.common import bb, md, one_line
+from app.export_formats.common import bb, frame_words, md, one_line
 from app.rules.base import Lang, pick
 from app.rules.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
 from app.rules.line_and_square.words import counted
@@ -149,22 +149,11 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
 
 
 def print_words(lang: Lang) -> dict[str, str]:
-    """Every fixed word of the printed sheet, in the sheet's language."""
+    """Every fixed word of the printed sheet, in the sheet's language (the frame's too)."""
     entries = {
-        "army_sheet": ("Army sheet", "Лист армии"),
-        "options": ("Sheet options", "Настройки листа"),
-        "optional_sections": ("Also print", "Также напечатать"),
-        "paper": ("Paper", "Бумага"),
-        "language": ("Language", "Язык"),
-        "apply": ("Show", "Показать"),
-        "back": ("Back to the roster", "Назад к армии"),
-        "print_hint": ("Print this page from the browser (Ctrl+P).",
-                       "Напечатайте эту страницу из браузера (Ctrl+P)."),
-        "points": ("Points", "Очки"),
         "figures": ("Figures", "Фигуры"),
         "officers": ("Officers", "Офицеры"),
         "break_points": ("Break points", "Пороги потерь"),
-        "legality": ("Legality", "Соответствие правилам"),
         "units": ("Units", "Подразделения"),
         "unit": ("Unit", "Подразделение"),
         "profile": ("Profile", "Профиль"),
@@ -181,13 +170,10 @@ def print_words(lang: Lang) -> dict[str, str]:
         "cost": ("Points", "Очки"),
         "casualties": ("Losses", "Потери"),
         "more_figures": ("more figures: tally losses here", "фигур ещё: отмечайте потери здесь"),
-        "problems": ("Rule problems", "Нарушения правил"),
-        "reference": ("Rules for this army", "Правила для этой армии"),
-        "share": ("Share link", "Ссылка на армию"),
         "no_units": ("No units yet.", "Подразделений пока нет."),
-        "note": ("Note", "Примечание"),
     }
-    return {key: pick(lang, en, ru) for key, (en, ru) in entries.items()}
+    return {**frame_words(lang),
+            **{key: pick(lang, en, ru) for key, (en, ru) in entries.items()}}
 
 
 def print_context(sheet: LineAndSquareSheet) -> dict[str, Any]:
