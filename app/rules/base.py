@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 Lang = Literal["en", "ru"]
 LANGS: tuple[Lang, ...] = ("en", "ru")
@@ -26,6 +26,23 @@ class Status(StrEnum):
     kept = "kept"
     warning = "warning"
     broken = "broken"
+
+
+@dataclass(frozen=True)
+class Named:
+    """A catalogue entry: its id (public contract) and its names in Russian and English."""
+
+    id: str
+    name_ru: str
+    name_en: str
+
+    def name(self, lang: str) -> str:
+        return self.name_ru if lang == "ru" else self.name_en
+
+
+def named(item: Named, **extra: Any) -> dict[str, Any]:
+    """A catalogue entry as the catalogue endpoint lists it."""
+    return {"id": item.id, "name_ru": item.name_ru, "name_en": item.name_en, **extra}
 
 
 @dataclass(frozen=True)

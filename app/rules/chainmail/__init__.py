@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.base import Lang, points_json
+from app.rules.base import Lang, named, points_json
 from app.rules.chainmail import catalogue as cat
 from app.rules.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.rules.chainmail.result import ChainmailResult
@@ -15,9 +15,6 @@ from app.rules.system import Evaluation, RuleSystem
 
 
 def catalogue_json() -> dict[str, Any]:
-    def named(item: cat.Named, **extra: Any) -> dict[str, Any]:
-        return {"id": item.id, "name_ru": item.name_ru, "name_en": item.name_en, **extra}
-
     return {
         "id": cat.RULESET_ID,
         "name_ru": cat.NAME_RU,

@@ -7,17 +7,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from app.rules.base import Named
+
 TroopClass = Literal["foot", "horse"]
-
-
-@dataclass(frozen=True)
-class Named:
-    id: str
-    name_ru: str
-    name_en: str
-
-    def name(self, lang: str) -> str:
-        return self.name_ru if lang == "ru" else self.name_en
 
 
 @dataclass(frozen=True)

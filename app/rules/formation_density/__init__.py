@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.base import Lang, points_json
+from app.rules.base import Lang, named, points_json
 from app.rules.formation_density import catalogue as cat
 from app.rules.formation_density.figures import unit_json
 from app.rules.formation_density.melee import Exchange, exchange
@@ -17,9 +17,6 @@ from app.rules.system import Evaluation, RuleSystem
 
 
 def catalogue_json() -> dict[str, Any]:
-    def named(item: cat.Named, **extra: Any) -> dict[str, Any]:
-        return {"id": item.id, "name_ru": item.name_ru, "name_en": item.name_en, **extra}
-
     return {
         "id": cat.RULESET_ID,
         "name_ru": cat.NAME_RU,

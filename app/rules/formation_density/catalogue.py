@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.rules.base import Named
+
 RULESET_ID = "formation_density"
 RULESET_VERSION = "1.0"
 NAME_RU = "Плотность строя"
@@ -20,16 +22,6 @@ DIE = 6  # every roll of the game is one six-sided die
 
 # How a class's die hits: below its own density, above its own, or above the enemy's.
 HitRule = Literal["below_own", "above_own", "above_enemy"]
-
-
-@dataclass(frozen=True)
-class Named:
-    id: str
-    name_ru: str
-    name_en: str
-
-    def name(self, lang: str) -> str:
-        return self.name_ru if lang == "ru" else self.name_en
 
 
 @dataclass(frozen=True)

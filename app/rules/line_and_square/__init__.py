@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from app.rules.base import Lang, points_json
+from app.rules.base import Lang, named, points_json
 from app.rules.line_and_square import catalogue as cat
 from app.rules.line_and_square.actions import allowed_actions
 from app.rules.line_and_square.break_points import BreakPoints, break_points
@@ -19,9 +19,6 @@ from app.rules.system import Evaluation, RuleSystem
 
 
 def catalogue_json() -> dict[str, Any]:
-    def named(item: cat.Named, **extra: Any) -> dict[str, Any]:
-        return {"id": item.id, "name_ru": item.name_ru, "name_en": item.name_en, **extra}
-
     return {
         "id": cat.RULESET_ID,
         "name_ru": cat.NAME_RU,

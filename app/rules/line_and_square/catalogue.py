@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.rules.base import Named
+
 RULESET_ID = "line_and_square"
 RULESET_VERSION = "1.0"
 NAME_RU = "Линия и каре"
@@ -16,16 +18,6 @@ NAME_EN = "Line and Square"
 
 Kind = Literal["infantry", "cavalry", "artillery"]
 Shooting = Literal["if_accuracy", "never"]
-
-
-@dataclass(frozen=True)
-class Named:
-    id: str
-    name_ru: str
-    name_en: str
-
-    def name(self, lang: str) -> str:
-        return self.name_ru if lang == "ru" else self.name_en
 
 
 @dataclass(frozen=True)
