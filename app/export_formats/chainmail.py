@@ -13,7 +13,8 @@ from pydantic import BaseModel
 
 from app.export_formats.common import bb, frame_words, md, one_line
 from app.rules.base import Lang, pick
-from app.rules.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, army_sheet, counted
+from app.rules.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, army_sheet
+from app.rules.words import counted
 
 RULESET = "chainmail"
 OPTIONAL_SECTIONS = OPTIONAL

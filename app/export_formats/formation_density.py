@@ -17,8 +17,8 @@ from app.rules.formation_density.sheet import (
     SheetLine,
     SheetUnit,
     army_sheet,
-    counted,
 )
+from app.rules.words import counted
 
 RULESET = "formation_density"
 OPTIONAL_SECTIONS = OPTIONAL

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from app.export_formats.common import bb, frame_words, md, one_line
 from app.rules.base import Lang, pick
 from app.rules.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
-from app.rules.line_and_square.words import counted
+from app.rules.words import counted
 
 RULESET = "line_and_square"
 OPTIONAL_SECTIONS: tuple[str, ...] = ()

@@ -67,5 +67,5 @@ def test_the_sheet_speaks_russian_and_lists_broken_rules() -> None:
     assert sheet.units[0].class_name == "Лёгкая кавалерия"
     assert sheet.units[0].chances[0].percent == "83,3 %"
     assert not sheet.valid and sheet.over_limit
-    assert sheet.legality == "Не по правилам: ошибок 2, предупреждений 2"
+    assert sheet.legality == "Не по правилам: 2 ошибки, 2 предупреждения"
     assert any("Лимит очков" in issue for issue in sheet.issues)

@@ -15,9 +15,9 @@ from app.rules.chainmail.sheet import (
     OPTIONAL,
     UnknownSection,
     Words,
-    legality_text,
     thresholds,
 )
+from app.rules.words import legality_text
 
 
 def line(troop: str = "heavy_foot", figures: int = 10, weapon: str = "none") -> dict[str, Any]:
@@ -239,8 +239,9 @@ def test_legality_reads_as_one_line_in_both_languages(errors: int, warnings: int
     issues = ([Issue("x", Severity.error, "")] * errors
               + [Issue("y", Severity.warning, "")] * warnings
               + [Issue("z", Severity.info, "")])
-    assert legality_text(issues, "en") == en
-    assert legality_text(issues, "ru") == ru
+    severities = [i.severity for i in issues]
+    assert legality_text(severities, "en") == en
+    assert legality_text(severities, "ru") == ru
 
 
 def every_section_roster() -> ChainmailRoster:

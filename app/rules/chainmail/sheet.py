@@ -10,10 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal
-from fractions import Fraction
-
-from babel import Locale
 
 from app.rules.base import Issue, Lang, Severity, pick, points_text
 from app.rules.chainmail.catalogue import ENGINES, FLAGS, NAME_EN, NAME_RU, NATIONS, TROOPS, WEAPONS
@@ -22,6 +18,7 @@ from app.rules.chainmail.pricing import PricedRoster, price
 from app.rules.chainmail.roster import ChainmailRoster, Unit
 from app.rules.chainmail.tally import tally
 from app.rules.chainmail.validation import validate
+from app.rules.words import legality_text
 
 
 @dataclass(frozen=True)
@@ -41,42 +38,6 @@ def same(text: str) -> Words:
 
 
 # --- plural words (Babel knows the Russian one/few/many forms) ------------------------------
-
-_NOUNS: dict[str, dict[str, dict[str, str]]] = {
-    "figure": {"en": {"one": "figure", "other": "figures"},
-               "ru": {"one": "фигура", "few": "фигуры", "many": "фигур", "other": "фигуры"}},
-    # The seed's Table 25 writes "1 Очко", "2 Очка", "5 Очков", "0.5 Очка".
-    "point": {"en": {"one": "point", "other": "points"},
-              "ru": {"one": "очко", "few": "очка", "many": "очков", "other": "очка"}},
-    "error": {"en": {"one": "error", "other": "errors"},
-              "ru": {"one": "ошибка", "few": "ошибки", "many": "ошибок", "other": "ошибки"}},
-    "warning": {"en": {"one": "warning", "other": "warnings"},
-                "ru": {"one": "предупреждение", "few": "предупреждения",
-                       "many": "предупреждений", "other": "предупреждения"}},
-}
-
-
-def counted(number: int | Fraction, noun: str, lang: Lang) -> str:
-    """'3 errors', '2 ошибки', '12.5 очка': a number with its noun in the right form."""
-    text = points_text(Fraction(number))
-    form = Locale(lang).plural_form(Decimal(text))
-    forms = _NOUNS[noun][lang]
-    return f"{text} {forms.get(form, forms['other'])}"
-
-
-def legality_text(issues: Iterable[Issue], lang: Lang) -> str:
-    """The list's legality in one line: 'Legal' or 'Not legal: 2 errors, 1 warning'."""
-    issues = list(issues)
-    errors = sum(1 for i in issues if i.severity is Severity.error)
-    warnings = sum(1 for i in issues if i.severity is Severity.warning)
-    parts = [counted(errors, "error", lang)] if errors else []
-    if warnings:
-        parts.append(counted(warnings, "warning", lang))
-    if errors:
-        return pick(lang, "Not legal: ", "Не по правилам: ") + ", ".join(parts)
-    legal = pick(lang, "Legal", "По правилам")
-    return f"{legal}, {parts[0]}" if parts else legal
-
 
 # --- the sheet's data --------------------------------------------------------------------------
 
@@ -664,7 +625,7 @@ def army_sheet(roster: ChainmailRoster, lang: Lang = "en", priced: PricedRoster 
                                   points_text(e.cost)) for e in priced.engines),
         thresholds=thresholds(priced.figures),
         valid=not any(i.severity is Severity.error for i in issues),
-        legality=legality_text(issues, lang),
+        legality=legality_text((i.severity for i in issues), lang),
         issues=tuple(i.message for i in issues if i.severity is not Severity.info),
         sections=tuple(reference_sections(roster, lang, optional)),
         optional_offered=tuple((ref.id, ref.title.get(lang)) for ref in OPTIONAL.values()),

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 
-from babel import Locale
-
-from app.rules.base import Issue, Lang, Severity, percent_text, pick, points_text
+from app.rules.base import Lang, percent_text, pick, points_text
 from app.rules.formation_density.catalogue import (
     CLASSES,
     FEATURES,
@@ -32,42 +29,10 @@ from app.rules.formation_density.figures import (
 )
 from app.rules.formation_density.roster import FormationDensityRoster, Line, Unit
 from app.rules.formation_density.validation import validate
-
-_NOUNS: dict[str, dict[str, dict[str, str]]] = {
-    "warrior": {"en": {"one": "warrior", "other": "warriors"},
-                "ru": {"one": "воин", "few": "воина", "many": "воинов", "other": "воина"}},
-    "point": {"en": {"one": "point", "other": "points"},
-              "ru": {"one": "очко", "few": "очка", "many": "очков", "other": "очка"}},
-    "error": {"en": {"one": "error", "other": "errors"},
-              "ru": {"one": "ошибка", "few": "ошибки", "many": "ошибок", "other": "ошибки"}},
-    "warning": {"en": {"one": "warning", "other": "warnings"},
-                "ru": {"one": "предупреждение", "few": "предупреждения",
-                       "many": "предупреждений", "other": "предупреждения"}},
-}
+from app.rules.words import legality_text
 
 # Reference sections a player may add to the printed sheet.
 OPTIONAL: tuple[str, ...] = ("melee", "protection")
-
-
-def counted(number: int | Fraction, noun: str, lang: Lang) -> str:
-    """'3 warriors', '2 воина', '12.5 очка': a number with its noun in the right form."""
-    text = points_text(Fraction(number))
-    form = Locale(lang).plural_form(Decimal(text))
-    forms = _NOUNS[noun][lang]
-    return f"{text} {forms.get(form, forms['other'])}"
-
-
-def legality_text(issues: Iterable[Issue], lang: Lang) -> str:
-    issues = list(issues)
-    errors = sum(1 for i in issues if i.severity is Severity.error)
-    warnings = sum(1 for i in issues if i.severity is Severity.warning)
-    parts = [counted(errors, "error", lang)] if errors else []
-    if warnings:
-        parts.append(counted(warnings, "warning", lang))
-    if errors:
-        return pick(lang, "Not legal: ", "Не по правилам: ") + ", ".join(parts)
-    legal = pick(lang, "Legal", "По правилам")
-    return f"{legal}, {parts[0]}" if parts else legal
 
 
 def chance_text(value: Fraction) -> str:
@@ -226,7 +191,7 @@ def army_sheet(roster: FormationDensityRoster, lang: Lang = "en",
         warriors=sum(u.warriors for u in roster.units),
         units=tuple(_unit(i + 1, u, lang) for i, u in enumerate(roster.units)),
         issues=tuple(i.message for i in issues),
-        legality=legality_text(issues, lang),
+        legality=legality_text((i.severity for i in issues), lang),
         optional_offered=tuple((s, sections[s].title) for s in OPTIONAL),
         sections=tuple(sections[s] for s in OPTIONAL if s in chosen),
     )

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.rules.base import Lang, Severity, pick
+from app.rules.base import Lang, pick
 from app.rules.line_and_square import catalogue as cat
 from app.rules.line_and_square import evaluate
 from app.rules.line_and_square.roster import LineAndSquareRoster
+from app.rules.words import legality_text
 
 
 @dataclass(frozen=True)
@@ -115,17 +116,6 @@ def _square_section(roster: LineAndSquareRoster, lang: Lang, lines: list[str]) -
     return Section("square", pick(lang, "The square", "Каре"), tuple(lines), names)
 
 
-def _legality(issues: list[dict[str, object]], lang: Lang) -> str:
-    errors = sum(1 for i in issues if i["severity"] == Severity.error.value)
-    warnings = sum(1 for i in issues if i["severity"] == Severity.warning.value)
-    if errors:
-        return pick(lang, f"Not legal: errors {errors}, warnings {warnings}",
-                    f"Не по правилам: ошибок {errors}, предупреждений {warnings}")
-    if warnings:
-        return pick(lang, f"Legal, warnings {warnings}", f"По правилам, предупреждений {warnings}")
-    return pick(lang, "Legal", "По правилам")
-
-
 def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareSheet:
     result = evaluate(roster, lang).result
     units = []
@@ -158,5 +148,6 @@ def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareS
         figures=result["figures"], officers=result["officers"], units=tuple(units),
         morale_test_loss=points["half"], flight_loss=points["three_quarters"],
         break_points=(points["morale_text"], points["flight_text"]),
-        valid=result["valid"], legality=_legality(result["issues"], lang),
+        valid=result["valid"],
+        legality=legality_text((i["severity"] for i in result["issues"]), lang),
         issues=tuple(str(i["message"]) for i in result["issues"]), sections=tuple(sections))

@@ -12,7 +12,7 @@ from app.rules.line_and_square.catalogue import (
     SQUARE_MIN_FIGURES,
 )
 from app.rules.line_and_square.roster import LineAndSquareRoster, Unit
-from app.rules.line_and_square.words import counted
+from app.rules.words import counted
 
 
 def points_limit(roster: LineAndSquareRoster) -> int:

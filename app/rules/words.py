@@ -1,0 +1,53 @@
+"""Numbers with their nouns in the right form ("1 point", "2.5 очка", "5 фигур") and the
+one-line legality verdict every sheet and text export prints."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
+
+from babel import Locale
+
+from app.rules.base import Lang, Severity, pick, points_text
+
+# Babel names the plural forms; Russian has three ("1 фигура", "2 фигуры", "5 фигур").
+NOUNS: dict[str, dict[str, dict[str, str]]] = {
+    # The seed's Table 25 writes "1 Очко", "2 Очка", "5 Очков", "0.5 Очка".
+    "point": {"en": {"one": "point", "other": "points"},
+              "ru": {"one": "очко", "few": "очка", "many": "очков", "other": "очка"}},
+    "figure": {"en": {"one": "figure", "other": "figures"},
+               "ru": {"one": "фигура", "few": "фигуры", "many": "фигур", "other": "фигуры"}},
+    # "добавьте 1 фигуру": the object of a verb takes the accusative.
+    "figure_to_add": {"en": {"one": "figure", "other": "figures"},
+                      "ru": {"one": "фигуру", "few": "фигуры", "many": "фигур",
+                             "other": "фигуры"}},
+    "warrior": {"en": {"one": "warrior", "other": "warriors"},
+                "ru": {"one": "воин", "few": "воина", "many": "воинов", "other": "воина"}},
+    "error": {"en": {"one": "error", "other": "errors"},
+              "ru": {"one": "ошибка", "few": "ошибки", "many": "ошибок", "other": "ошибки"}},
+    "warning": {"en": {"one": "warning", "other": "warnings"},
+                "ru": {"one": "предупреждение", "few": "предупреждения",
+                       "many": "предупреждений", "other": "предупреждения"}},
+}
+
+
+def counted(amount: Fraction | int | float, noun: str, lang: Lang) -> str:
+    """The number as players write it (12.5, never 12.50) followed by its noun."""
+    text = points_text(Fraction(amount))
+    form = Locale(lang).plural_form(Decimal(text))
+    forms = NOUNS[noun][lang]
+    return f"{text} {forms.get(form, forms['other'])}"
+
+
+def legality_text(severities: Iterable[Severity | str], lang: Lang) -> str:
+    """The list's legality in one line: 'Legal' or 'Not legal: 2 errors, 1 warning'."""
+    values = [Severity(s).value for s in severities]
+    errors, warnings = values.count("error"), values.count("warning")
+    parts = [counted(errors, "error", lang)] if errors else []
+    if warnings:
+        parts.append(counted(warnings, "warning", lang))
+    if errors:
+        return pick(lang, "Not legal: ", "Не по правилам: ") + ", ".join(parts)
+    legal = pick(lang, "Legal", "По правилам")
+    return f"{legal}, {parts[0]}" if parts else legal
