@@ -17,7 +17,6 @@ from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
 from app.rules import RULESETS
-from app.timing import ServerTiming
 from app.web.security import CrossSiteWrites, SecurityHeaders
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -58,7 +57,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CrossSiteWrites)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(ServerTiming)
     # Outside the others, so its line and its id cover every answer, refusals included.
     app.add_middleware(RequestLog)
     proxies = trusted_proxies(settings.trusted_proxies)

@@ -257,6 +257,7 @@ def test_every_page_carries_a_strict_content_security_policy(client: TestClient)
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         assert "frame-ancestors 'none'" in csp
         assert response.headers["referrer-policy"] == "no-referrer"
+        assert re.fullmatch(r"app;dur=\d+\.\d\d", response.headers["server-timing"])
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", response.text), "inline script"
         assert not re.search(r"\son[a-z]+=", response.text), "inline event handler"
 
