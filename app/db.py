@@ -9,6 +9,7 @@ split by another writer. PostgreSQL needs no such help: its row locks do the sam
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -215,6 +216,11 @@ def storage_lifespan(
                 log.info("purged %d rosters deleted over %d days ago", purged,
                          services.RESTORE_DAYS)
             app.state.engine = engine
+            # Everything made while starting (modules, catalogues, compiled templates) lives as
+            # long as the process: keep it out of the garbage collector's full passes, which
+            # otherwise walked it all every few requests and paused one for 100 ms or more.
+            gc.collect()
+            gc.freeze()
             yield
         finally:
             engine.dispose()
