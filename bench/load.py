@@ -11,7 +11,8 @@ limit so the preparation can store one roster per connection). A roster of 10 un
 for each connection, and one browser identity (device and CSRF cookies, obtained from the edit
 links as a browser does) may edit them all. The load generator runs in this process (asyncio
 on uvloop, raw keep-alive HTTP/1.1 connections, requests prepared in advance), keeps
---connections requests in flight, and alternates fixed-length rounds of the four endpoints:
+--connections requests in flight (each connection is reopened every 50 requests, so that
+the workers share the connections), and alternates fixed-length rounds of the four endpoints:
 
     GET  /healthz              the trivial endpoint
     GET  /r/{id}               the share view of a 10-unit roster (a full page)
@@ -54,6 +55,7 @@ ENDPOINTS = ("healthz", "view", "edit", "price")
 LABELS = {"healthz": "GET /healthz", "view": "GET /r/{id}", "edit": "POST /r/{id}/edit",
           "price": "POST /api/v1/price"}
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+RECONNECT = 50  # requests per connection, as a browser's keep-alive connection ends too
 KINDS = [("light_horse", "composite_bow"), ("medium_horse", "lance"), ("heavy_foot", "pike"),
          ("light_foot", "crossbow")]
 
@@ -226,6 +228,11 @@ async def run_round(setup: Setup, endpoint: str, connections: int,
         try:
             while time.perf_counter() < stop:
                 n += 1
+                if n % RECONNECT == 0:
+                    # Workers share one listening socket; a connection held for a whole round
+                    # stays with whichever worker accepted it, which can leave one worker idle.
+                    writer.close()
+                    reader, writer = await asyncio.open_connection("127.0.0.1", setup.port)
                 if endpoint == "edit":
                     request = edit_request(setup, target, n)
                 else:

@@ -226,6 +226,12 @@ def report_memory(samples: list[tuple[float, dict[int, int]]], seconds: float) -
         flat &= growth <= 0.10
         print(f"    pid {pid}: {before:7.1f} → {after:7.1f} MiB ({growth:+.1%}), "
               f"peak {peak:.1f}")
+    minutes = int(seconds // 60)
+    if minutes:
+        print("    by minute (MiB, all processes): " + ", ".join(
+            f"{sum(s.values()) / 1024:.0f}" for t, s in
+            [next(((t, s) for t, s in samples if t >= m * 60), samples[-1])
+             for m in range(minutes + 1)]))
     return flat
 
 

@@ -20,7 +20,7 @@ from app.deps import SessionDep
 from app.errors import describe
 from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, RosterDocument, get_ruleset
-from app.web import editing, i18n
+from app.web import editing, i18n, share_views
 from app.web.security import csrf_ok, same_origin
 from app.web.systems import SYSTEMS
 from app.web.templating import is_htmx, render
@@ -250,14 +250,25 @@ def about(request: Request) -> Response:
 
 @router.get("/r/{roster_id}")
 def view(request: Request, roster_id: str, session: SessionDep) -> Response:
-    try:
-        stored = services.get_roster(session, roster_id)
-    except services.RosterNotFound:
+    # Drawn once per roster version (app/web/share_views.py): asking for the version is far
+    # cheaper than pricing, judging and drawing the roster again.
+    version = share_views.live_version(session, roster_id)
+    if version is None:
         return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
     device_id = _device(request, session)
     if device_id is not None:
-        services.remember(session, device_id, stored.id, False)
-    return page(request, "rosters/view.html", roster_context(request, stored))
+        services.remember(session, device_id, roster_id, False)
+    lang, address = i18n.request_lang(request), str(request.url)
+    drawn = share_views.get((roster_id, version, lang, address))
+    if drawn is None:
+        try:
+            stored = services.get_roster(session, roster_id)
+        except services.RosterNotFound:
+            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+        context = {**roster_context(request, stored), "csrf": share_views.CSRF_MARK}
+        drawn = share_views.Drawn.of(page(request, "rosters/view.html", context))
+        share_views.put((roster_id, stored.version, lang, address), drawn)
+    return _finish(request, share_views.answer(drawn, _csrf_value(request)))
 
 
 @router.post("/r/{roster_id}/copy")

@@ -1,0 +1,88 @@
+"""Drawn share views, kept per roster version.
+
+A share link is read far more often than its roster changes, and drawing the page (pricing,
+judging, the template) is nearly all of its cost. A drawn page is kept under the roster's id
+and version, the page language and the address asked for, so a change (a new version) or a
+deletion (no live version) is never answered from here. The browser's CSRF token, the one
+thing on the page that differs between visitors, is drawn as a mark and put in on the way out.
+Each process keeps at most MAX_BYTES of pages, least recently used dropped first.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlmodel import Session
+from starlette.responses import HTMLResponse, Response
+
+from app.models import Roster
+
+MAX_BYTES = 8 * 1024 * 1024
+# Drawn where the CSRF token goes; random, so no roster text can contain it.
+CSRF_MARK = f"csrf-{secrets.token_hex(16)}"
+
+Key = tuple[str, int, str, str]  # roster id, version, language, address asked for
+
+
+@dataclass(frozen=True)
+class Drawn:
+    body: bytes  # with CSRF_MARK for the token
+    headers: dict[str, str]  # those of the drawn answer a page must repeat (Vary)
+
+    @classmethod
+    def of(cls, response: Response) -> Drawn:
+        return cls(bytes(response.body), {"Vary": response.headers.get("vary", "Cookie")})
+
+
+_pages: OrderedDict[Key, Drawn] = OrderedDict()
+_size = 0
+_lock = threading.Lock()
+
+
+def live_version(session: Session, roster_id: str) -> int | None:
+    """The roster's current version, or None when there is no live roster by this id."""
+    row = session.connection().execute(
+        select(Roster.version, Roster.deleted_at).where(Roster.id == roster_id)).first()
+    session.commit()  # a read-only transaction; do not hold the database's snapshot
+    if row is None or row.deleted_at is not None:
+        return None
+    return int(row.version)
+
+
+def get(key: Key) -> Drawn | None:
+    with _lock:
+        drawn = _pages.get(key)
+        if drawn is not None:
+            _pages.move_to_end(key)
+        return drawn
+
+
+def put(key: Key, drawn: Drawn) -> None:
+    global _size
+    if len(drawn.body) > MAX_BYTES // 8:
+        return
+    with _lock:
+        if key in _pages:
+            return
+        _pages[key] = drawn
+        _size += len(drawn.body)
+        while _size > MAX_BYTES:
+            _, dropped = _pages.popitem(last=False)
+            _size -= len(dropped.body)
+
+
+def answer(drawn: Drawn, csrf: str) -> HTMLResponse:
+    """The drawn page for one browser: its CSRF token in place of the mark."""
+    return HTMLResponse(drawn.body.replace(CSRF_MARK.encode(), csrf.encode()),
+                        headers=drawn.headers)
+
+
+def clear() -> None:
+    global _size
+    with _lock:
+        _pages.clear()
+        _size = 0
