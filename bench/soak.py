@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import os
 import random
-import re
 import socket
 import statistics
 import subprocess
@@ -35,7 +34,7 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+RECONNECT = 100  # requests of a client between new connections
 
 
 def free_port() -> int:
@@ -103,13 +102,19 @@ class Owned:
 
 async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> None:
     rng = random.Random(number)
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    http = httpx.AsyncClient(base_url=base, timeout=30)
+    try:
         await http.get("/")
         csrf = http.cookies["muster_csrf"]
         mine: list[Owned] = []
         n = 0
         while time.monotonic() < stop:
             n += 1
+            if n % RECONNECT == 0:
+                # A browser's connections end now and then; new ones reach any worker (a
+                # connection stays with the worker that accepted it).
+                await http.aclose()
+                http = httpx.AsyncClient(base_url=base, timeout=30, cookies=http.cookies)
             roll = rng.random()
             try:
                 if not mine or roll < 0.05:
@@ -163,6 +168,8 @@ async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> No
                                                       json=army("Цена", roster.units)), 200)
             except httpx.HTTPError as error:
                 ledger.errors.append(f"transport: {type(error).__name__}: {error}")
+    finally:
+        await http.aclose()
 
 
 async def verify(base: str, ledger: Ledger) -> int:
