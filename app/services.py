@@ -34,6 +34,9 @@ from app.rules import RosterDocument, get_ruleset
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits
+# "My rosters" sorts by last change, not by last opening: when a roster was last opened is
+# kept only this precisely.
+REMEMBER_AGAIN_AFTER = timedelta(minutes=10)
 MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL
 _DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
 
@@ -354,6 +357,13 @@ def find_device(session: Session, token: str) -> int | None:
 def remember(session: Session, device_id: int, roster_id: str, can_edit: bool) -> None:
     """Note that the device opened the roster; once it could edit, it keeps that right."""
     now = utcnow()
+    # Most calls come from a browser reopening a roster it already knows: a read tells, and
+    # saves a write (and, on SQLite, the database's one write lock) on every page view.
+    with _transaction(session):
+        seen = session.get(DeviceRoster, (device_id, roster_id))
+        if (seen is not None and (seen.can_edit or not can_edit)
+                and now - _utc(seen.last_opened) < REMEMBER_AGAIN_AFTER):
+            return
     table = DeviceRoster.__table__
     values = {"device_id": device_id, "roster_id": roster_id, "can_edit": can_edit,
               "last_opened": now}

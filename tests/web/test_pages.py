@@ -351,3 +351,17 @@ def test_an_htmx_change_to_one_unit_redraws_only_that_unit(client: TestClient) -
     assert 'id="summary"' in body and 'id="rules-panel"' in body
     assert f'id="version-now" name="version_now" value="{version + 1}"' in body
     assert document(client, roster_id)["units"][1]["lines"][0]["figures"] == 5
+
+
+def test_a_browser_that_viewed_a_roster_gains_the_edit_right_from_its_link(
+        client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json={
+        "name": "Seen first", "ruleset": "chainmail"}).json()
+    with TestClient(client.app) as browser:
+        browser.post("/rosters/new", data={"csrf": csrf_of(browser), "name": "Mine",
+                                           "ruleset": "chainmail"})
+        assert browser.get(f"/r/{created['id']}").status_code == 200
+        assert browser.get(f"/r/{created['id']}/edit").status_code == 403
+        browser.get(f"/r/{created['id']}/edit?key={created['edit_key']}")
+        assert browser.get(f"/r/{created['id']}/edit").status_code == 200
+        assert "Seen first" in browser.get("/").text
