@@ -19,8 +19,13 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DATABASE_URL", "MUSTER_DATABASE_URL"),
         description="SQLAlchemy URL; empty means a SQLite file in data_dir.",
     )
+    # Threads that run blocking work (database, drawing) per worker. Each holds at most one
+    # database connection, so a pool at least this large never has to open connections under
+    # load: opening one per request (SQLite's pragmas, a PostgreSQL backend) costs more than
+    # the request itself.
+    threads: int = Field(default=16, ge=1, le=200, description="worker threads per process")
     # Storage: connection pool and lock waits.
-    db_pool_size: int = Field(default=5, ge=1, le=100)
+    db_pool_size: int = Field(default=20, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=100)
     db_pool_timeout: float = Field(default=30.0, gt=0, description="pool wait, seconds")
     db_busy_timeout_ms: int = Field(default=5000, ge=0, description="SQLite: wait for a writer")

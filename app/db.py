@@ -21,6 +21,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from anyio import to_thread
 from fastapi import FastAPI, Request
 from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
@@ -216,6 +217,9 @@ def storage_lifespan(
                 log.info("purged %d rosters deleted over %d days ago", purged,
                          services.RESTORE_DAYS)
             app.state.engine = engine
+            # Requests wait for one of these threads rather than each opening a connection
+            # of its own beyond the pool (see Settings.threads).
+            to_thread.current_default_thread_limiter().total_tokens = settings.threads
             # Everything made while starting (modules, catalogues, compiled templates) lives as
             # long as the process: keep it out of the garbage collector's full passes, which
             # otherwise walked it all every few requests and paused one for 100 ms or more.
@@ -232,9 +236,14 @@ def _where(settings: Settings) -> str:
     return make_url(settings.db_url).render_as_string(hide_password=True)
 
 
-def get_session(request: Request) -> Iterator[Session]:
+def open_session(request: Request) -> Session:
+    """A session on the app's engine, for a route that opens its own (one thread hop)."""
     engine: Engine | None = getattr(request.app.state, "engine", None)
     if engine is None:
         raise RuntimeError("the database is opened by the app's lifespan; start the app first")
-    with Session(engine, expire_on_commit=False) as session:
+    return Session(engine, expire_on_commit=False)
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    with open_session(request) as session:
         yield session

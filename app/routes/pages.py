@@ -14,8 +14,11 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import TypeAdapter, ValidationError
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
 from app import ratelimit, services
+from app.db import open_session
 from app.deps import SessionDep
 from app.errors import describe
 from app.imports import ImportRefused, parse_roster
@@ -173,7 +176,10 @@ def home(request: Request, session: SessionDep, q: str = "", sort: str = "update
 
 @router.post("/rosters/new")
 async def create(request: Request, session: SessionDep) -> Response:
-    form = await _form(request)
+    return await run_in_threadpool(_create, request, session, await _form(request))
+
+
+def _create(request: Request, session: Session, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
     ruleset = form.get("ruleset", "chainmail")
@@ -215,12 +221,20 @@ async def import_file(request: Request, session: SessionDep) -> Response:
                                   "message": i18n.gettext("choose a file to import")}])
         model = parse_roster(await upload.read(), lang)
     except ImportRefused as refused:
-        device_id = _device(request, session)
-        mine = services.my_rosters(session, device_id) if device_id else []
-        message = i18n.gettext("The file was not imported: %(why)s") % {"why": refused.message}
-        return page(request, "rosters/home.html",
-                    {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": {},
-                     "error": None, "import_error": message}, status_code=422)
+        return await run_in_threadpool(_import_refused, request, session, refused)
+    return await run_in_threadpool(_import, request, session, model)
+
+
+def _import_refused(request: Request, session: Session, refused: ImportRefused) -> Response:
+    device_id = _device(request, session)
+    mine = services.my_rosters(session, device_id) if device_id else []
+    message = i18n.gettext("The file was not imported: %(why)s") % {"why": refused.message}
+    return page(request, "rosters/home.html",
+                {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": {},
+                 "error": None, "import_error": message}, status_code=422)
+
+
+def _import(request: Request, session: Session, model: Any) -> Response:
     if (refused := _over_limit(request, session)) is not None:
         return refused
     created = services.create_roster(session, model)
@@ -249,31 +263,52 @@ def about(request: Request) -> Response:
 # ---------------------------------------------------------------- share view and copy
 
 @router.get("/r/{roster_id}")
-def view(request: Request, roster_id: str, session: SessionDep) -> Response:
+async def view(request: Request, roster_id: str) -> Response:
     # Drawn once per roster version (app/web/share_views.py): asking for the version is far
-    # cheaper than pricing, judging and drawing the roster again.
-    version = share_views.live_version(session, roster_id)
+    # cheaper than pricing, judging and drawing the roster again. A kept page costs one trip
+    # to a worker thread (the version read); only a version not yet drawn costs a second.
+    version = await run_in_threadpool(_seen_version, request, roster_id)
     if version is None:
         return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
-    device_id = _device(request, session)
-    if device_id is not None:
-        services.remember(session, device_id, roster_id, False)
     lang, address = i18n.request_lang(request), str(request.url)
     drawn = share_views.get((roster_id, version, lang, address))
     if drawn is None:
+        drawn = await run_in_threadpool(_draw_view, request, roster_id, lang, address)
+        if drawn is None:  # deleted between the two reads
+            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    return _finish(request, share_views.answer(drawn, _csrf_value(request)))
+
+
+def _seen_version(request: Request, roster_id: str) -> int | None:
+    """The live version of the roster, noted in this browser's "my rosters" if it has one."""
+    with open_session(request) as session:
+        version = share_views.live_version(session, roster_id)
+        if version is not None:
+            device_id = _device(request, session)
+            if device_id is not None:
+                services.remember(session, device_id, roster_id, False)
+    return version
+
+
+def _draw_view(request: Request, roster_id: str, lang: str,
+               address: str) -> share_views.Drawn | None:
+    with open_session(request) as session:
         try:
             stored = services.get_roster(session, roster_id)
         except services.RosterNotFound:
-            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
-        context = {**roster_context(request, stored), "csrf": share_views.CSRF_MARK}
-        drawn = share_views.Drawn.of(page(request, "rosters/view.html", context))
-        share_views.put((roster_id, stored.version, lang, address), drawn)
-    return _finish(request, share_views.answer(drawn, _csrf_value(request)))
+            return None
+    context = {**roster_context(request, stored), "csrf": share_views.CSRF_MARK}
+    drawn = share_views.Drawn.of(page(request, "rosters/view.html", context))
+    share_views.put((roster_id, stored.version, lang, address), drawn)
+    return drawn
 
 
 @router.post("/r/{roster_id}/copy")
 async def copy(request: Request, roster_id: str, session: SessionDep) -> Response:
-    form = await _form(request)
+    return await run_in_threadpool(_copy, request, roster_id, session, await _form(request))
+
+
+def _copy(request: Request, roster_id: str, session: Session, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
     try:
@@ -328,7 +363,11 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
 @router.post("/r/{roster_id}/link")
 async def new_link(request: Request, roster_id: str, session: SessionDep) -> Response:
     """A new edit link for an owner editing in this browser; the old link stops working."""
-    form = await _form(request)
+    return await run_in_threadpool(_new_link, request, roster_id, session, await _form(request))
+
+
+def _new_link(request: Request, roster_id: str, session: Session,
+              form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
     device_id = _device(request, session)
@@ -345,7 +384,12 @@ async def new_link(request: Request, roster_id: str, session: SessionDep) -> Res
 
 @router.post("/r/{roster_id}/edit")
 async def edit(request: Request, roster_id: str, session: SessionDep) -> Response:
-    form = await _form(request)
+    # The form is read on the event loop; storing and drawing run in one worker thread, so a
+    # write waiting for the database never holds up other requests.
+    return await run_in_threadpool(_edit, request, roster_id, session, await _form(request))
+
+
+def _edit(request: Request, roster_id: str, session: Session, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")) or \
             not same_origin(request):
         return _expired(request)
