@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import gc
 import logging
+import sqlite3
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -88,11 +90,64 @@ def _sqlite_engine(settings: Settings) -> Engine:
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
+    # Writers of this process take turns here before asking SQLite for its write lock. SQLite
+    # makes a writer that finds the lock taken sleep and retry (for up to 100 ms a time), so
+    # threads racing for it leave the database idle between writes and the waits pile up;
+    # a queue in the process hands the lock on the moment the last commit is done. Writers
+    # in other processes still meet SQLite's own lock and its busy timeout.
+    turns = threading.Lock()
+    holders: set[int] = set()  # the driver connections whose transaction holds `turns`
+    wait = settings.db_busy_timeout_ms / 1000
+
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        writer = connection.get_execution_options().get(WRITER)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+        if not connection.get_execution_options().get(WRITER):
+            connection.exec_driver_sql("BEGIN")
+            return
+        if not turns.acquire(timeout=wait):
+            raise exc.OperationalError("BEGIN IMMEDIATE", None,
+                                       sqlite3.OperationalError("database is locked"))
+        holders.add(id(connection.connection.dbapi_connection))
+        try:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        except BaseException:
+            _end_turn(connection.connection.dbapi_connection)
+            raise
 
+    def _end_turn(dbapi_connection: Any) -> None:
+        # SQLAlchemy hands the dialect the pool's proxy or the driver's connection itself.
+        key = id(getattr(dbapi_connection, "dbapi_connection", dbapi_connection))
+        if key in holders:
+            holders.discard(key)
+            turns.release()
+
+    @event.listens_for(engine, "invalidate")
+    def _invalidated(dbapi_connection: Any, _record: Any, _error: Any) -> None:
+        _end_turn(dbapi_connection)  # a connection dropped mid-write gives up its turn
+
+    @event.listens_for(engine, "close")
+    def _closed(dbapi_connection: Any, _record: Any) -> None:
+        _end_turn(dbapi_connection)
+
+    dialect = engine.dialect
+    commit, rollback = dialect.do_commit, dialect.do_rollback
+
+    def do_commit(dbapi_connection: Any) -> None:
+        try:
+            commit(dbapi_connection)
+        finally:
+            _end_turn(dbapi_connection)
+
+    def do_rollback(dbapi_connection: Any) -> None:
+        try:
+            rollback(dbapi_connection)
+        finally:
+            _end_turn(dbapi_connection)
+
+    # The dialect belongs to this engine alone; its commit and rollback end a writer's turn
+    # once the database has finished (SQLAlchemy's events fire before, not after).
+    dialect.do_commit = do_commit  # type: ignore[method-assign]
+    dialect.do_rollback = do_rollback  # type: ignore[method-assign]
     return engine
 
 
