@@ -8,9 +8,11 @@ split by another writer. PostgreSQL needs no such help: its row locks do the sam
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import gc
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -90,15 +92,16 @@ def _sqlite_engine(settings: Settings) -> Engine:
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
-    # Writers of this process take turns here before asking SQLite for its write lock. SQLite
-    # makes a writer that finds the lock taken sleep and retry (for up to 100 ms a time), so
-    # threads racing for it leave the database idle between writes and the waits pile up;
-    # a queue in the process hands the lock on the moment the last commit is done. Writers
-    # in other processes still meet SQLite's own lock and its busy timeout.
+    # Writers take turns before asking SQLite for its write lock. SQLite makes a writer that
+    # finds the lock taken sleep and retry (up to 100 ms at a time), so writers racing for it
+    # leave the database idle between writes and their waits pile up. Here a writer waits in
+    # a queue instead, and is woken the moment the last commit is done: the threads of this
+    # process on a lock, the processes sharing the file on an advisory lock of a file beside
+    # it (released by the kernel if its holder dies).
     turns = threading.Lock()
-    holders: set[int] = set()  # the driver connections whose transaction holds `turns`
+    holders: set[int] = set()  # the driver connections whose transaction holds the turn
     wait = settings.db_busy_timeout_ms / 1000
-
+    across = _writer_lock_file(path)
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
         if not connection.get_execution_options().get(WRITER):
@@ -109,6 +112,8 @@ def _sqlite_engine(settings: Settings) -> Engine:
                                        sqlite3.OperationalError("database is locked"))
         holders.add(id(connection.connection.dbapi_connection))
         try:
+            if across is not None:
+                fcntl.flock(across, fcntl.LOCK_EX)
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         except BaseException:
             _end_turn(connection.connection.dbapi_connection)
@@ -119,6 +124,8 @@ def _sqlite_engine(settings: Settings) -> Engine:
         key = id(getattr(dbapi_connection, "dbapi_connection", dbapi_connection))
         if key in holders:
             holders.discard(key)
+            if across is not None:
+                fcntl.flock(across, fcntl.LOCK_UN)
             turns.release()
 
     @event.listens_for(engine, "invalidate")
@@ -128,6 +135,11 @@ def _sqlite_engine(settings: Settings) -> Engine:
     @event.listens_for(engine, "close")
     def _closed(dbapi_connection: Any, _record: Any) -> None:
         _end_turn(dbapi_connection)
+
+    if across is not None:
+        @event.listens_for(engine, "engine_disposed", once=True)
+        def _disposed(_engine: Engine) -> None:
+            os.close(across)
 
     dialect = engine.dialect
     commit, rollback = dialect.do_commit, dialect.do_rollback
@@ -149,6 +161,15 @@ def _sqlite_engine(settings: Settings) -> Engine:
     dialect.do_commit = do_commit  # type: ignore[method-assign]
     dialect.do_rollback = do_rollback  # type: ignore[method-assign]
     return engine
+
+
+def _writer_lock_file(database: Path | None) -> int | None:
+    """The file whose advisory lock the server processes writing one SQLite file take turns
+    on; none for an in-memory database, which no other process can open."""
+    if database is None:
+        return None
+    lock = database.with_name(database.name + "-writer")
+    return os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -258,20 +258,32 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     doc = _document(document)
     text = doc.model_dump_json()
     now = utcnow()
+    # Everything but the statements is done before the write begins: on SQLite writers take
+    # turns, so the time between BEGIN and COMMIT is what bounds the writes per second.
+    summary = _summary(doc)
+    table = Roster.__table__
     with _transaction(session, write=True):
         if 1 <= expected_version < MAX_VERSION:
-            moved = session.exec(
-                update(Roster)
-                .where(col(Roster.id) == roster_id, col(Roster.version) == expected_version,
-                       col(Roster.deleted_at).is_(None))
-                .values(version=Roster.version + 1, document=text, updated_at=now,
-                        **_summary(doc)))
-            if moved.rowcount == 1:
-                session.add(RevisionRow(roster_id=roster_id, version=expected_version + 1,
-                                        created_at=now, document=text))
-                session.flush()
-                return _stored(_live(session, roster_id))
-        raise VersionConflict(_stored(_live(session, roster_id)))
+            moved = session.connection().execute(
+                update(table)
+                .where(table.c.id == roster_id, table.c.version == expected_version,
+                       table.c.deleted_at.is_(None))
+                .values(version=expected_version + 1, document=text, updated_at=now, **summary)
+                .returning(table.c.created_at, table.c.copied_from_id,
+                           table.c.copied_from_version)).first()
+            if moved is not None:
+                session.connection().execute(
+                    insert(RevisionRow.__table__).values(
+                        roster_id=roster_id, version=expected_version + 1, created_at=now,
+                        document=text))
+                return StoredRoster(
+                    id=roster_id, version=expected_version + 1, document=doc,
+                    ruleset=summary["ruleset"], name=summary["name"],
+                    created_at=_utc(moved.created_at), updated_at=now,
+                    copied_from_id=moved.copied_from_id,
+                    copied_from_version=moved.copied_from_version)
+        current = _live(session, roster_id)
+    raise VersionConflict(_stored(current))
 
 
 def delete_roster(session: Session, roster_id: str) -> None:

@@ -20,9 +20,10 @@ from app.web import i18n
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
 
-# Autoescape every template, whatever its extension.
+# Autoescape every template, whatever its extension. Templates ship with the code, so they are
+# not checked for changes on every page (a stat of each file, 5 % of an editor change).
 env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
-                  extensions=["jinja2.ext.i18n"])
+                  extensions=["jinja2.ext.i18n"], auto_reload=False)
 templates = Jinja2Blocks(env=env)
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
 env.globals["RULESETS"] = RULESETS
