@@ -29,6 +29,11 @@ class Settings(BaseSettings):
     db_max_overflow: int = Field(default=10, ge=0, le=100)
     db_pool_timeout: float = Field(default=30.0, gt=0, description="pool wait, seconds")
     db_busy_timeout_ms: int = Field(default=5000, ge=0, description="SQLite: wait for a writer")
+    # PostgreSQL: test each connection before use (one round trip per request), or find a
+    # broken one when it fails: SQLAlchemy then discards the whole pool, so after a database
+    # restart the requests in flight get 503 and the next ones get new connections.
+    db_pre_ping: bool = False
+    db_recycle_seconds: int = Field(default=1800, ge=1, description="reopen older connections")
     db_connect_timeout: int = Field(default=10, ge=1, description="PostgreSQL: seconds to connect")
     sqlite_synchronous: Literal["NORMAL", "FULL"] = "FULL"
     migrate_on_start: bool = True

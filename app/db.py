@@ -60,7 +60,9 @@ def make_engine(settings: Settings) -> Engine:
         connect_args["connect_timeout"] = settings.db_connect_timeout
     return create_engine(url, pool_size=settings.db_pool_size,
                          max_overflow=settings.db_max_overflow,
-                         pool_timeout=settings.db_pool_timeout, pool_pre_ping=True,
+                         pool_timeout=settings.db_pool_timeout,
+                         pool_pre_ping=settings.db_pre_ping,
+                         pool_recycle=settings.db_recycle_seconds,
                          connect_args=connect_args)
 
 

@@ -15,8 +15,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from sqlalchemy import select
-from sqlmodel import Session
+from sqlalchemy import Engine, select
 from starlette.responses import HTMLResponse, Response
 
 from app.models import Roster
@@ -43,11 +42,16 @@ _size = 0
 _lock = threading.Lock()
 
 
-def live_version(session: Session, roster_id: str) -> int | None:
+def live_version(engine: Engine, roster_id: str) -> int | None:
     """The roster's current version, or None when there is no live roster by this id."""
-    row = session.connection().execute(
-        select(Roster.version, Roster.deleted_at).where(Roster.id == roster_id)).first()
-    session.commit()  # a read-only transaction; do not hold the database's snapshot
+    with engine.connect() as connection:
+        if connection.dialect.name != "sqlite":
+            # One statement needs no transaction: no BEGIN and COMMIT round trips to the
+            # server. (SQLite's transactions cost no round trip, and its connections are set
+            # up to let SQLAlchemy begin them: app/db.py.)
+            connection.execution_options(isolation_level="AUTOCOMMIT")
+        row = connection.execute(
+            select(Roster.version, Roster.deleted_at).where(Roster.id == roster_id)).first()
     if row is None or row.deleted_at is not None:
         return None
     return int(row.version)
