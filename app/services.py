@@ -123,6 +123,10 @@ class RevisionNotFound(Exception):
         self.version = version
 
 
+class EditRefused(Exception):
+    """This browser holds no right to edit the roster."""
+
+
 class UnknownDevice(Exception):
     def __init__(self, device_id: int) -> None:
         super().__init__(f"no device {device_id}")
@@ -406,6 +410,26 @@ def can_edit(session: Session, device_id: int, roster_id: str) -> bool:
                                .where(DeviceRoster.device_id == device_id,
                                       DeviceRoster.roster_id == roster_id)).first()
         return bool(granted)
+
+
+def editable_roster(session: Session, device_token: str, roster_id: str) -> StoredRoster:
+    """The roster, if the browser holding `device_token` may edit it, in one read: the
+    editor's every change asks this first. EditRefused without that right (whether or not
+    the roster exists, as the grant is asked first); RosterNotFound for a deleted roster."""
+    if not device_token:
+        raise EditRefused(roster_id)
+    statement = (select(Roster)
+                 .join(DeviceRoster, col(DeviceRoster.roster_id) == col(Roster.id))
+                 .join(Device, col(Device.id) == col(DeviceRoster.device_id))
+                 .where(col(Roster.id) == roster_id, col(DeviceRoster.can_edit).is_(True),
+                        col(Device.token_hash) == digest(device_token)))
+    with _transaction(session):
+        row = session.exec(statement.execution_options(populate_existing=True)).first()
+        if row is None:
+            raise EditRefused(roster_id)
+        if row.deleted_at is not None:
+            raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
+        return _stored(row)
 
 
 def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str = "updated",

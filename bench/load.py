@@ -231,6 +231,10 @@ async def run_round(setup: Setup, endpoint: str, connections: int, seconds: floa
         view = request_bytes(setup.port, "GET", f"/r/{target.roster_id}")
         reader, writer = await asyncio.open_connection("127.0.0.1", setup.port)
         n = 0
+        if think:
+            # People do not all click at the same instant: each editor starts at a random
+            # moment of its first pause, or the round would open with 32 changes at once.
+            await asyncio.sleep(think * pauses.uniform(0, 1))
         try:
             while time.perf_counter() < stop:
                 n += 1

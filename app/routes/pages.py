@@ -393,11 +393,11 @@ def _edit(request: Request, roster_id: str, session: Session, form: editing.Form
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")) or \
             not same_origin(request):
         return _expired(request)
-    device_id = _device(request, session)
-    if device_id is None or not services.can_edit(session, device_id, roster_id):
-        return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
     try:
-        stored = services.get_roster(session, roster_id)
+        stored = services.editable_roster(session, request.cookies.get(DEVICE_COOKIE, ""),
+                                          roster_id)
+    except services.EditRefused:
+        return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
     except services.RosterNotFound:
         return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
     try:

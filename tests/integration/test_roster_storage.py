@@ -223,6 +223,27 @@ def test_an_edit_right_once_granted_survives_read_only_visits(session: Session) 
     assert [m.can_edit for m in services.my_rosters(session, device_id)] == [True]
 
 
+def test_the_editor_reads_a_roster_only_for_a_browser_that_may_edit_it(
+        session: Session) -> None:
+    editor_id, editor = services.new_device(session)
+    reader_id, reader = services.new_device(session)
+    _, stranger = services.new_device(session)
+    roster_id = services.create_roster(session, document(name="Право правки")).roster.id
+    services.remember(session, editor_id, roster_id, True)
+    services.remember(session, reader_id, roster_id, False)
+
+    stored = services.editable_roster(session, editor, roster_id)
+    assert (stored.id, stored.version, stored.name) == (roster_id, 1, "Право правки")
+    for token in (reader, stranger, "", editor + "x"):
+        with pytest.raises(services.EditRefused):
+            services.editable_roster(session, token, roster_id)
+    with pytest.raises(services.EditRefused):  # the right is asked first, so nothing leaks
+        services.editable_roster(session, editor, "no-such-roster")
+    services.delete_roster(session, roster_id)
+    with pytest.raises(services.RosterDeleted):
+        services.editable_roster(session, editor, roster_id)
+
+
 def test_remember_refuses_unknown_rosters_and_devices(session: Session) -> None:
     device_id, _ = services.new_device(session)
     roster_id = services.create_roster(session, document()).roster.id

@@ -1,0 +1,143 @@
+"""SQLite writers take turns in a queue (app/db.py), not in SQLite's sleeping busy handler.
+
+What a user relies on: every write from many threads and several processes lands; a writer
+that fails or loses its connection gives up its turn, so the next one does not wait out the
+busy timeout; and the turn across processes is an advisory lock the kernel drops with its
+holder.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, exc, text
+from sqlmodel import Session
+
+from app import services
+from app.db import WRITER, make_engine, migrate
+from tests.helpers.databases import settings_for
+from tests.helpers.documents import army
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'muster.db'}"
+
+
+@pytest.fixture
+def engine(sqlite_url: str) -> Iterator[Engine]:
+    # A short busy timeout: a turn that was not handed on shows as "database is locked".
+    built = make_engine(settings_for(sqlite_url, MUSTER_DB_BUSY_TIMEOUT_MS=1000))
+    migrate(built)
+    yield built
+    built.dispose()
+
+
+def lock_is_free(database: Path) -> bool:
+    fd = os.open(database.with_name(database.name + "-writer"), os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)  # closing drops a lock taken here
+    return True
+
+
+def test_every_write_of_many_threads_lands(engine: Engine) -> None:
+    with Session(engine) as session:
+        ids = [services.create_roster(session, army(name=f"Поток {n}")).roster.id
+               for n in range(12)]
+    failures: list[BaseException] = []
+
+    def write(roster_id: str) -> None:
+        try:
+            with Session(engine) as own:
+                for version in range(1, 16):
+                    services.replace_roster(own, roster_id, army(name=f"v{version}"), version)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=write, args=(roster_id,)) for roster_id in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with Session(engine) as session:
+        assert {services.get_roster(session, i).version for i in ids} == {16}
+
+
+def test_a_failed_write_gives_up_its_turn(engine: Engine) -> None:
+    with Session(engine) as session:
+        roster_id = services.create_roster(session, army()).roster.id
+        with pytest.raises(exc.IntegrityError):
+            with session.begin():
+                session.connection(execution_options={WRITER: True})
+                session.execute(text("INSERT INTO revision (roster_id, version, created_at, "
+                                     "document) VALUES (:r, 1, '2026-01-01', '{}')"),
+                                {"r": roster_id})  # version 1 exists already
+    done: list[int] = []
+
+    def write() -> None:
+        with Session(engine) as own:
+            done.append(services.replace_roster(own, roster_id, army(name="после"), 1).version)
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    thread.join(timeout=30)
+    assert done == [2]
+
+
+def test_a_writer_whose_connection_is_dropped_gives_up_its_turn(
+        engine: Engine, sqlite_url: str) -> None:
+    database = Path(sqlite_url.removeprefix("sqlite:///"))
+    with Session(engine) as session:
+        roster_id = services.create_roster(session, army()).roster.id
+    connection = engine.connect().execution_options(**{WRITER: True})
+    connection.begin()
+    assert not lock_is_free(database)  # the turn is held while the write is open
+    connection.invalidate()
+    connection.close()
+    assert lock_is_free(database)
+    with Session(engine) as session:
+        assert services.replace_roster(session, roster_id, army(name="после"), 1).version == 2
+
+
+def test_writers_in_other_processes_wait_for_the_turn_and_land(
+        engine: Engine, sqlite_url: str) -> None:
+    with Session(engine) as session:
+        roster_id = services.create_roster(session, army()).roster.id
+    # Another server process writes the same file 40 times while this one writes too.
+    script = (
+        "import sys\n"
+        "from sqlmodel import Session\n"
+        "from app import services\n"
+        "from app.db import make_engine\n"
+        "from tests.helpers.databases import settings_for\n"
+        "from tests.helpers.documents import army\n"
+        "engine = make_engine(settings_for(sys.argv[1]))\n"
+        "with Session(engine) as session:\n"
+        "    for n in range(40):\n"
+        "        services.create_roster(session, army(name=f'другой {n}'))\n"
+        "engine.dispose()\n")
+    other = subprocess.Popen([sys.executable, "-c", script, sqlite_url], cwd=ROOT,
+                             stderr=subprocess.PIPE)
+    with Session(engine) as session:
+        for version in range(1, 41):
+            services.replace_roster(session, roster_id, army(name=f"v{version}"), version)
+    _, errors = other.communicate(timeout=120)
+    assert other.returncode == 0, errors.decode()[-2000:]
+    with Session(engine) as session:
+        assert services.get_roster(session, roster_id).version == 41
+        count = session.execute(text("SELECT count(*) FROM roster")).scalar_one()
+    assert count == 41
