@@ -80,12 +80,11 @@ def test_every_write_of_many_threads_lands(engine: Engine) -> None:
 def test_a_failed_write_gives_up_its_turn(engine: Engine) -> None:
     with Session(engine) as session:
         roster_id = services.create_roster(session, army()).roster.id
-        with pytest.raises(exc.IntegrityError):
-            with session.begin():
-                session.connection(execution_options={WRITER: True})
-                session.execute(text("INSERT INTO revision (roster_id, version, created_at, "
-                                     "document) VALUES (:r, 1, '2026-01-01', '{}')"),
-                                {"r": roster_id})  # version 1 exists already
+        with pytest.raises(exc.IntegrityError), session.begin():
+            session.connection(execution_options={WRITER: True})
+            session.execute(text("INSERT INTO revision (roster_id, version, created_at, "
+                                 "document) VALUES (:r, 1, '2026-01-01', '{}')"),
+                            {"r": roster_id})  # version 1 exists already
     done: list[int] = []
 
     def write() -> None:
