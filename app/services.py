@@ -145,6 +145,12 @@ def _transaction(session: Session, *, write: bool = False) -> Iterator[None]:
         session.commit()
     if write:
         session.connection(execution_options={WRITER: True})
+    elif session.get_bind().dialect.name != "sqlite":
+        # Reads here are one statement each (or tolerate a write between two): without a
+        # transaction they cost one round trip to the server, not three (BEGIN, the read,
+        # COMMIT). SQLite's transactions cost no round trip, and its connections are set up
+        # to have SQLAlchemy begin them (app/db.py).
+        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
     try:
         yield
         session.commit()
