@@ -27,7 +27,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from anyio import to_thread
 from fastapi import FastAPI, Request
-from sqlalchemy import Connection, Engine, create_engine, event, exc, text
+from sqlalchemy import Connection, Dialect, Engine, Select, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -172,6 +172,52 @@ def _writer_lock_file(database: Path | None) -> int | None:
         return None
     lock = database.with_name(database.name + "-writer")
     return os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
+@functools.cache
+def _driver_sql(statement: Select[Any], dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
+    compiled = statement.compile(dialect=dialect)
+    return str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None
+
+
+def read_one(engine: Engine, statement: Select[Any], params: dict[str, Any]) -> Any | None:
+    """The first row of a one-statement read, run by the driver itself, outside a transaction.
+
+    For the hottest reads only: SQLAlchemy's connection and execution machinery costs more
+    than the read. Driver errors come out as SQLAlchemy's (so a database that is away is
+    answered 503), and a connection found broken is dropped from the pool.
+    """
+    sql, order = _driver_sql(statement, engine.dialect)
+    arguments = tuple(params[name] for name in order) if order is not None else params
+    sqlite = engine.dialect.name == "sqlite"
+    dbapi_error = engine.dialect.loaded_dbapi.Error
+    try:
+        connection = engine.raw_connection()
+    except dbapi_error as error:  # the database cannot be reached
+        raise exc.DBAPIError.instance(None, None, error, dbapi_error,
+                                      dialect=engine.dialect) from error
+    cursor = None
+    try:
+        driver = connection.driver_connection
+        if not sqlite:
+            # No BEGIN and COMMIT round trips. (SQLite's connections run a lone statement
+            # outside a transaction already: see _sqlite_engine.)
+            driver.autocommit = True  # type: ignore[union-attr]
+        cursor = connection.cursor()
+        cursor.execute(sql, arguments)
+        row = cursor.fetchone()
+        cursor.close()
+        if not sqlite:
+            driver.autocommit = False  # type: ignore[union-attr]
+        return row
+    except dbapi_error as error:
+        broken = engine.dialect.is_disconnect(error, connection.dbapi_connection, cursor)
+        connection.invalidate(error)  # never back to the pool in an unknown state
+        raise exc.DBAPIError.instance(sql, params, error, dbapi_error,
+                                      connection_invalidated=broken,
+                                      dialect=engine.dialect) from error
+    finally:
+        connection.close()
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

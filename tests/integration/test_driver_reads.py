@@ -1,0 +1,54 @@
+"""The share view's version read goes to the driver directly (app.db.read_one)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import create_engine, exc, func, select
+from sqlmodel import Session
+
+from app import services
+from app.db import make_engine, migrate, read_one
+from app.models import Roster
+from app.web.share_views import live_version
+from tests.helpers.databases import settings_for
+from tests.helpers.documents import army
+
+
+def test_the_version_read_sees_every_change_and_leaves_the_connection_as_it_found_it(
+        database_url: str) -> None:
+    # One connection in the pool, so the writes below reuse the one the read used.
+    engine = make_engine(settings_for(database_url, MUSTER_DB_POOL_SIZE=1,
+                                      MUSTER_DB_MAX_OVERFLOW=0))
+    migrate(engine)
+    try:
+        with Session(engine) as session:
+            roster_id = services.create_roster(session, army()).roster.id
+        assert live_version(engine, roster_id) == 1
+        assert live_version(engine, "no-such-roster") is None
+        with Session(engine) as session:
+            services.replace_roster(session, roster_id, army(name="v2"), 1)
+        assert live_version(engine, roster_id) == 2
+        # A transaction after the read still rolls back: the read did not leave its
+        # connection committing every statement.
+        with Session(engine) as session, session.begin():
+            session.add(Roster(id="rolled-back", edit_key_hash="x", version=1, document="{}",
+                               name="x", search_name="x", ruleset="chainmail", total=0,
+                               valid=True, created_at=services.utcnow(),
+                               updated_at=services.utcnow()))
+            session.flush()
+            session.rollback()
+        with Session(engine) as session:
+            assert session.scalar(select(func.count()).where(Roster.id == "rolled-back")) == 0
+        with Session(engine) as session:
+            services.delete_roster(session, roster_id)
+        assert live_version(engine, roster_id) is None
+    finally:
+        engine.dispose()
+
+
+def test_a_database_that_cannot_be_reached_is_reported_as_sqlalchemy_reports_it() -> None:
+    # So that the share view answers 503 like every other page (app/routes/health.py).
+    engine = create_engine("postgresql+psycopg://postgres@127.0.0.1:9/none",
+                           connect_args={"connect_timeout": 2})
+    with pytest.raises(exc.OperationalError):
+        read_one(engine, select(Roster.version).where(Roster.id == "x"), {"id_1": "x"})
