@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Path, Query
+from fastapi import Depends, HTTPException, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
@@ -21,6 +23,35 @@ RosterId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]+$", max_length=64,
 
 _bearer = HTTPBearer(auto_error=False, description="the roster's edit key",
                      scheme_name="EditKey")
+
+
+def _query_names(dependant: Any) -> frozenset[str]:
+    names = {param.alias for param in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return frozenset(names)
+
+
+_KNOWN_QUERY: dict[int, frozenset[str]] = {}
+
+
+def documented_query_only(request: Request) -> None:
+    """Refuse query parameters an API operation does not document: a misspelt `?lnag=ru`
+    must not be silently ignored. (Pages, left out of the API description, take any: links
+    from elsewhere carry their own.)"""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or not route.include_in_schema:
+        return
+    known = _KNOWN_QUERY.get(id(route))
+    if known is None:
+        known = _KNOWN_QUERY[id(route)] = _query_names(route.dependant)
+    unknown = [name for name in request.query_params if name not in known]
+    if unknown:
+        allowed = ", ".join(sorted(known)) or "none"
+        raise RequestValidationError([{
+            "loc": ("query", name), "type": "extra_forbidden",
+            "msg": f"unknown query parameter; this operation takes: {allowed}"}
+            for name in dict.fromkeys(unknown)])
 
 
 def refusal(status: int, lang: Lang, en: str, ru: str,

@@ -65,10 +65,15 @@ def register_tags(tags: set[str]) -> None:
     _TAGS.update(tags)
 
 
-def validation_response(errors: list[dict[str, Any]]) -> JSONResponse:
+class ReferenceNotFound(RequestValidationError):
+    """A field names something that does not exist (a stored roster, a unit of it): 404, in
+    the shape of a 422, so that the field is named all the same."""
+
+
+def validation_response(errors: list[dict[str, Any]], status: int = 422) -> JSONResponse:
     detail = describe(errors)
     summary = "; ".join(f"{d['field']}: {d['message']}" for d in detail[:10])
-    return JSONResponse(status_code=422, content={"message": summary, "detail": detail})
+    return JSONResponse(status_code=status, content={"message": summary, "detail": detail})
 
 
 def install(app: FastAPI) -> None:
@@ -82,7 +87,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _request_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return validation_response(list(exc.errors()))
+        status = 404 if isinstance(exc, ReferenceNotFound) else 422
+        return validation_response(list(exc.errors()), status)
 
     @app.exception_handler(ValidationError)
     async def _model_invalid(request: Request, exc: ValidationError) -> JSONResponse:

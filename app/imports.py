@@ -7,13 +7,13 @@ the API's 422 shape (`{"message": "field: msg; ...", "detail": [...]}`).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, Discriminator, TypeAdapter, ValidationError, create_model
 
 from app.errors import describe
 from app.exports import FORMAT
-from app.rules import RosterDocument
+from app.rules import RULESETS, RosterDocument
 from app.rules.base import Lang, pick
 
 _DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
@@ -68,16 +68,15 @@ _JSON_KINDS = {list: ("a list", "список"), str: ("a string", "строка
 
 
 def _unwrap(value: Any, lang: Lang) -> dict[str, Any]:
-    """The roster document inside an export (or the bare document itself)."""
+    """The roster document inside an export (or the bare document itself: the export's
+    own fields are optional, and `format`, when given, must be one this Muster reads)."""
     if not isinstance(value, dict):
         en, ru = _JSON_KINDS.get(type(value), ("something else", "что-то другое"))
         raise _refuse("file", pick(
             lang, f"must be a JSON object (a roster or a Muster export), not {en}",
             f"должен быть объектом JSON (ростер или экспорт Muster), а не: {ru}"),
             "dict_type")
-    if "format" not in value:
-        return value
-    fmt = value["format"]
+    fmt = value.get("format", FORMAT)
     if fmt not in KNOWN_FORMATS:
         raise _refuse("format", pick(
             lang, f"unknown format version {json.dumps(fmt, ensure_ascii=False)[:60]}; "
@@ -91,6 +90,38 @@ def _unwrap(value: Any, lang: Lang) -> dict[str, Any]:
                           "string_type")
     return {k: v for k, v in value.items() if k not in ("format", "ruleset_version",
                                                         "exported_at")}
+
+
+def _inline(schema: Any, definitions: dict[str, Any]) -> Any:
+    """`schema` with every local `$ref` replaced by what it names (the models are not
+    recursive), so that it can stand in one operation of the API description."""
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return _inline(definitions[ref.removeprefix("#/$defs/")], definitions)
+        return {key: _inline(value, definitions) for key, value in schema.items()
+                if key != "$defs"}
+    if isinstance(schema, list):
+        return [_inline(item, definitions) for item in schema]
+    return schema
+
+
+def import_schema() -> dict[str, Any]:
+    """The JSON body `POST /api/v1/rosters/import` takes, as JSON Schema: a roster document of
+    any rule system, bare or as exported (with `format` and, ignored, `ruleset_version` and
+    `exported_at`)."""
+    exported = tuple(
+        create_model(f"{system.roster_model.__name__}Export", __base__=system.roster_model,
+                     format=(Literal[FORMAT], FORMAT),  # type: ignore[valid-type]
+                     ruleset_version=(str, ""), exported_at=(str, ""))
+        for system in RULESETS.values())
+    union = Annotated[Union[exported], Discriminator("ruleset")]  # type: ignore  # noqa: UP007
+    schema = TypeAdapter(union).json_schema()
+    inlined: dict[str, Any] = _inline(schema, schema.get("$defs", {}))
+    # The discriminator's mapping names the definitions inlined above; each variant's
+    # `ruleset` constant tells them apart all the same.
+    inlined.pop("discriminator", None)
+    return inlined
 
 
 def parse_roster(data: bytes, lang: Lang = "en") -> BaseModel:

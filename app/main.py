@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -12,6 +12,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from app import __version__, errors
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
+from app.deps import documented_query_only
 from app.limits import BodySizeLimit
 from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
@@ -29,7 +30,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Army builder and points calculator for Chainmail and more.",
                   lifespan=storage_lifespan(settings),
                   # /docs is served by app/routes/api_docs.py, within the CSP; no ReDoc.
-                  docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None)
+                  docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
+                  dependencies=[Depends(documented_query_only)])
     app.state.settings = settings
     app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))

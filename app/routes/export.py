@@ -26,7 +26,7 @@ from app.exports import (
     export_markdown,
     export_text,
 )
-from app.imports import ImportRefused, parse_roster
+from app.imports import ImportRefused, import_schema, parse_roster
 from app.models import RosterCreated
 from app.routes.rosters import edit_url, etag, public
 from app.rules import RULESETS
@@ -102,11 +102,13 @@ _IMPORT_BODY = {
         "required": True,
         "content": {
             "application/json": {"schema": {
-                "type": "object",
+                **import_schema(),
                 "description": "an export.json (format muster-roster/1) or a roster document"}},
-            "multipart/form-data": {"schema": {
-                "type": "object", "required": ["file"],
-                "properties": {"file": {"type": "string", "format": "binary"}}}},
+            # The upload is the same JSON: a file (or a plain field) sent as application/json.
+            "multipart/form-data": {
+                "schema": {"type": "object", "required": ["file"],
+                           "properties": {"file": import_schema()}},
+                "encoding": {"file": {"contentType": "application/json"}}},
         },
     },
 }

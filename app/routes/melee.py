@@ -21,7 +21,7 @@ from starlette.responses import Response
 from app import errors, services
 from app.deps import SessionDep
 from app.rules import get_ruleset
-from app.rules.base import Lang, percent_text, pick
+from app.rules.base import Lang, Whole, percent_text, pick
 from app.rules.formation_density import Unit, exchange, melee_json
 from app.rules.formation_density import catalogue as cat
 from app.rules.formation_density.result import MeleeResult
@@ -43,10 +43,10 @@ errors.register_tags({INLINE, STORED})
 class StoredUnit(BaseModel):
     """A unit of a stored roster of this rule system, by the roster's id and the unit's index."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     roster: str = Field(pattern=ROSTER_ID, description="the roster's public id")
-    unit: int = Field(ge=0, lt=10_000, strict=True, description="the unit's index, from 0")
+    unit: Whole = Field(ge=0, lt=10_000, strict=True, description="the unit's index, from 0")
 
 
 def _side_kind(value: Any) -> str | None:
@@ -65,15 +65,17 @@ Side = Annotated[
 
 
 class MeleeRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     a: Side
     b: Side
 
 
-def _refuse(field: str, message: str) -> RequestValidationError:
-    return RequestValidationError([{"loc": ("body", *field.split(".")), "msg": message,
-                                    "type": "value_error"}])
+def _refuse(field: str, message: str, *,
+            missing: bool = False) -> RequestValidationError:
+    kind = errors.ReferenceNotFound if missing else RequestValidationError
+    return kind([{"loc": ("body", *field.split(".")), "msg": message,
+                  "type": "not_found" if missing else "value_error"}])
 
 
 def _resolve(session: Any, side: Unit | StoredUnit, field: str,
@@ -86,10 +88,11 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
     except services.RosterDeleted as gone:
         raise _refuse(f"{field}.roster", pick(
             lang, f"roster {side.roster} was deleted",
-            f"армия {side.roster} удалена")) from gone
+            f"армия {side.roster} удалена"), missing=True) from gone
     except services.RosterNotFound as missing:
         raise _refuse(f"{field}.roster", pick(
-            lang, f"there is no roster {side.roster}", f"армии {side.roster} нет")) from missing
+            lang, f"there is no roster {side.roster}", f"армии {side.roster} нет"),
+            missing=True) from missing
     if stored.ruleset != cat.RULESET_ID:
         system = get_ruleset(stored.ruleset)
         name = (system.name_ru if lang == "ru" else system.name_en) if system else stored.ruleset
@@ -103,16 +106,18 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
         raise _refuse(f"{field}.unit", pick(
             lang, f"roster {side.roster} has {len(units)} units (indexes 0 to "
                   f"{len(units) - 1})" if units else f"roster {side.roster} has no units",
-            f"в армии {side.roster} отрядов: {len(units)}"))
+            f"в армии {side.roster} отрядов: {len(units)}"), missing=True)
     return units[side.unit], (stored.id, side.unit)
 
 
 @router.post(
     "/api/v1/rulesets/formation_density/melee", tags=["pricing"], response_model=MeleeResult,
     summary="Exact melee exchange between two Formation Density units",
-    responses={**CROSS_SITE_ANSWER, 422: {
+    responses={**CROSS_SITE_ANSWER, 404: {
         "model": ValidationFailure,
-        "description": "A unit or reference is invalid; the message names it"}})
+        "description": "A referenced roster or unit does not exist; the message names it"},
+        422: {"model": ValidationFailure,
+              "description": "A unit or reference is invalid; the message names it"}})
 def melee(
     session: SessionDep,
     body: Annotated[MeleeRequest, Body(openapi_examples={

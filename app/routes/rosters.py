@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Path, Request, Response
+from fastapi import APIRouter, Body, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
@@ -80,6 +80,14 @@ def _created(created: services.Created, lang: Lang, response: Response) -> dict[
             "edit_url": edit_url(roster.id, created.edit_key)}
 
 
+# Read from the request rather than declared as a parameter, so that the description can say
+# what the API holds to: the header is required (428 without it) and is one ETag from GET.
+_IF_MATCH: dict[str, Any] = {"parameters": [{
+    "name": "If-Match", "in": "header", "required": True,
+    "description": 'the ETag of the version this change was made against, from GET: "v3"',
+    "schema": {"type": "string", "pattern": _ETAG.pattern}}]}
+
+
 def expected_version(if_match: str | None, lang: Lang) -> int:
     if if_match is None or if_match.strip() == "*":
         raise refusal(428, lang,
@@ -120,13 +128,14 @@ def read_roster(roster_id: RosterId, session: SessionDep, response: Response,
             responses=_BODY | _KEY_ANSWERS | _MISSING | {
                 412: {"model": StaleVersion,
                       "description": "The roster changed since that version; body says which"},
-                428: {"model": Failure, "description": "No If-Match header"}})
-def replace_roster(roster_id: KeyedRosterId, session: SessionDep, response: Response,
+                428: {"model": Failure, "description": "No If-Match header"}},
+            openapi_extra=_IF_MATCH)
+def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionDep,
+                   response: Response,
                    document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
-                   if_match: str | None = Header(None, description='ETag from GET, e.g. "v3"'),
                    lang: LangDep = "en") -> Any:
     """Replace the document. Over-limit or off-proportion rosters are stored and reported."""
-    version = expected_version(if_match, lang)
+    version = expected_version(request.headers.get("if-match"), lang)
     try:
         roster = services.replace_roster(session, roster_id, document, version)
     except services.RosterNotFound as error:

@@ -57,7 +57,11 @@ def _json(description: str, schema: str) -> dict[str, Any]:
         "schema": {"$ref": f"#/components/schemas/{schema}"}}}}
 
 
-@router.get("/r/{roster_id}/print", response_class=HTMLResponse, responses={
+# A page, not part of the JSON API: left out of its description (and so of its fuzzing, which
+# would have every link carrying a parameter of its own refused); its refusals are tested by
+# hand in tests/web/test_print_page.py.
+@router.get("/r/{roster_id}/print", response_class=HTMLResponse, include_in_schema=False,
+            responses={
     404: _json("No roster by this id", "Failure"),
     410: _json("The roster was deleted (restorable for 30 days)", "Failure"),
     422: _json("An unknown language, paper or section", "ValidationFailure")})

@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field
 
 Lang = Literal["en", "ru"]
 LANGS: tuple[Lang, ...] = ("en", "ru")
@@ -114,3 +116,19 @@ def percent_text(value: Fraction) -> str:
     """A share as a percentage with at most one decimal, for display only."""
     text = f"{float(value) * 100:.1f}"
     return text[:-2] if text.endswith(".0") else text
+
+
+def _integral(value: object) -> object:
+    # JSON Schema's "integer" includes 13.0; Python's json reads it as a float.
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Whole = Annotated[int, BeforeValidator(_integral)]
+"""A whole number as JSON Schema means it: 13 or 13.0, not 13.5, "13" or true (with the
+document models' strict types)."""
+
+
+def whole_in(least: int, most: int) -> Any:
+    """A Whole between `least` and `most`, for a field that may also be null: the bounds come
+    before the validator, or the JSON Schema would lose them inside the union."""
+    return Annotated[int, Field(ge=least, le=most), BeforeValidator(_integral)]

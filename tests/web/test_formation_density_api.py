@@ -223,20 +223,21 @@ def test_references_to_missing_foreign_or_short_rosters_are_refused(client: Test
     created = store(client)
     chainmail = client.post("/api/v1/rosters", json={
         "name": "Орда", "ruleset": "chainmail", "nation": "mongols", "units": []}).json()
+    # What is not there is 404, what cannot be used 422; either names the field.
     cases = [
-        ({"roster": "nosuchroster", "unit": 0}, "a.roster", "there is no roster"),
-        ({"roster": chainmail["id"], "unit": 0}, "a.roster", "Chainmail roster"),
-        ({"roster": created["id"], "unit": 2}, "a.unit", "has 2 units"),
+        ({"roster": "nosuchroster", "unit": 0}, 404, "a.roster", "there is no roster"),
+        ({"roster": chainmail["id"], "unit": 0}, 422, "a.roster", "Chainmail roster"),
+        ({"roster": created["id"], "unit": 2}, 404, "a.unit", "has 2 units"),
     ]
-    for side, field, words in cases:
+    for side, status, field, words in cases:
         response = client.post(MELEE, json={"a": side, "b": CLUBMAN})
-        assert response.status_code == 422
+        assert response.status_code == status
         assert response.json()["detail"][0]["field"] == field
         assert words in response.json()["message"]
     client.delete(f"/api/v1/rosters/{created['id']}",
                   headers={"Authorization": f"Bearer {created['edit_key']}"})
     gone = client.post(MELEE, json={"a": {"roster": created["id"], "unit": 0}, "b": CLUBMAN})
-    assert gone.status_code == 422 and "deleted" in gone.json()["message"]
+    assert gone.status_code == 404 and "deleted" in gone.json()["message"]
 
 
 def test_the_melee_api_speaks_russian(client: TestClient) -> None:
@@ -246,11 +247,11 @@ def test_the_melee_api_speaks_russian(client: TestClient) -> None:
     assert "не попадают" in body["b"]["issues"][0]["message"]
     missing = client.post(f"{MELEE}?lang=ru", json={"a": {"roster": "nope", "unit": 0},
                                                     "b": CLUBMAN})
-    assert "армии nope нет" in missing.json()["message"]
+    assert missing.status_code == 404 and "армии nope нет" in missing.json()["message"]
 
 
 def test_the_melee_api_is_documented_in_openapi(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     operation = schema["paths"][MELEE]["post"]
-    assert "422" in operation["responses"]
+    assert "422" in operation["responses"] and "404" in operation["responses"]
     assert "MeleeResult" in str(operation["responses"]["200"])

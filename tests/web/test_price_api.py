@@ -174,6 +174,13 @@ REFUSALS: list[tuple[str, Any, str, list[str]]] = [
     ("missing troop", army("generic", unit({"figures": 3})), "units[0].lines[0].troop",
      ["required"]),
     ("figures as text", with_line(figures="many"), "units[0].lines[0].figures", ["integer"]),
+    # Types as the JSON Schema states them: no guessing that "10" is 10 or 0 is false.
+    ("figures as a numeral in text", with_line(figures="10"), "units[0].lines[0].figures",
+     ["integer"]),
+    ("mercenary as 0", army("generic", engines=[{"kind": "bombard", "count": 1,
+                                                 "mercenary": 0}]),
+     "engines[0].mercenary", ["boolean"]),
+    ("historical as text", army("generic") | {"historical": "yes"}, "historical", ["boolean"]),
     ("units not a list", army("generic") | {"units": {"a": 1}}, "units", ["list"]),
     ("a list, not a roster", [1, 2], "body", []),
 ]

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from app.rules import limits
+from app.rules.base import Whole, whole_in
 from app.rules.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
 
 # Literal types built from the catalogue: the data stays the single source of the ids.
@@ -28,20 +29,22 @@ Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
 
 
 class _Document(BaseModel):
-    # Unknown keys are refused rather than dropped: a typo must not silently lose data.
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Unknown keys are refused rather than dropped: a typo must not silently lose data. Types
+    # are strict, as the published JSON Schema says: `0` is no `false`, "10" no number.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Line(_Document):
     troop: TroopId  # type: ignore[valid-type]
-    figures: int = Field(ge=1, le=limits.MAX_FIGURES)
+    figures: Whole = Field(ge=1, le=limits.MAX_FIGURES)
     weapon: WeaponId = "none"  # type: ignore[valid-type]
 
 
 class Unit(_Document):
     name: Name = ""
     mercenary: bool = False
-    flags: list[FlagId] = Field(default_factory=list, max_length=len(FLAGS))  # type: ignore[valid-type]
+    flags: list[FlagId] = Field(  # type: ignore[valid-type]
+        default_factory=list, max_length=len(FLAGS), json_schema_extra={"uniqueItems": True})
     lines: list[Line] = Field(default_factory=list, max_length=limits.MAX_LINES)
     note: Note = ""
 
@@ -55,7 +58,7 @@ class Unit(_Document):
 
 class EngineOrder(_Document):
     kind: EngineId  # type: ignore[valid-type]
-    count: int = Field(ge=1, le=limits.MAX_ENGINE_COUNT)
+    count: Whole = Field(ge=1, le=limits.MAX_ENGINE_COUNT)
     mercenary: bool = False
 
 
@@ -63,7 +66,7 @@ class ChainmailRoster(_Document):
     name: RosterName
     ruleset: Literal["chainmail"]
     nation: NationId = "generic"  # type: ignore[valid-type]
-    points_limit: int | None = Field(default=None, ge=1, le=limits.MAX_POINTS_LIMIT)
+    points_limit: whole_in(1, limits.MAX_POINTS_LIMIT) | None = None
     historical: bool = True
     fortifications: bool = False
     note: Note = ""

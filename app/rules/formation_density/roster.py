@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, StringConstraints
 
 from app.rules import limits
+from app.rules.base import Whole, whole_in
 from app.rules.formation_density import catalogue as cat
 
 ClassId = Literal.__getitem__(tuple(cat.CLASSES))  # type: ignore[attr-defined]
@@ -45,8 +46,9 @@ Points = Annotated[
 class _Document(BaseModel):
     # Unknown keys are refused rather than dropped: a typo must not silently lose data.
     # `class` is a Python keyword: the field is `line_class` in code, `class` in JSON.
+    # Types are strict, as the published JSON Schema says: `0` is no `false`.
     model_config = ConfigDict(extra="forbid", frozen=True, serialize_by_alias=True,
-                              validate_by_name=True, validate_by_alias=True)
+                              validate_by_name=True, validate_by_alias=True, strict=True)
 
 
 class Line(_Document):
@@ -54,7 +56,7 @@ class Line(_Document):
 
     line_class: ClassId = Field(alias="class")  # type: ignore[valid-type]
     weapon: WeaponId  # type: ignore[valid-type]
-    count: int = Field(ge=cat.MIN_COUNT, le=cat.MAX_COUNT, strict=True)
+    count: Whole = Field(ge=cat.MIN_COUNT, le=cat.MAX_COUNT, strict=True)
     shield: Flag = False
     armour: Flag = False
     mounted: Flag = False
@@ -64,8 +66,8 @@ class Line(_Document):
 
 class Unit(_Document):
     name: Name = ""
-    density: int = Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY, strict=True)
-    files: int = Field(ge=cat.MIN_FILES, le=cat.MAX_FILES, strict=True)
+    density: Whole = Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY, strict=True)
+    files: Whole = Field(ge=cat.MIN_FILES, le=cat.MAX_FILES, strict=True)
     points: Points = None
     note: Note = ""
     lines: list[Line] = Field(min_length=1, max_length=limits.MAX_LINES)
@@ -78,8 +80,7 @@ class Unit(_Document):
 class FormationDensityRoster(_Document):
     name: RosterName
     ruleset: Literal["formation_density"]
-    points_limit: int | None = Field(default=None, ge=1, le=limits.MAX_POINTS_LIMIT,
-                                     strict=True)
+    points_limit: whole_in(1, limits.MAX_POINTS_LIMIT) | None = None
     note: Note = ""
     units: list[Unit] = Field(default_factory=list, max_length=limits.MAX_UNITS)
 

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, StringConstraints
 
 from app.rules import limits
+from app.rules.base import Whole, whole_in
 from app.rules.line_and_square import catalogue as cat
 
 ClassId = Literal.__getitem__(tuple(cat.CLASSES))  # type: ignore[attr-defined]
@@ -43,17 +44,17 @@ Points = Annotated[
 class _Document(BaseModel):
     # Unknown keys are refused rather than dropped: a typo must not silently lose data.
     # `class` is a Python keyword: the field is `unit_class` in code, `class` in JSON.
-    model_config = ConfigDict(extra="forbid", frozen=True, serialize_by_alias=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, serialize_by_alias=True,
+                              strict=True)
 
 
 class Unit(_Document):
     name: Name = ""
     unit_class: ClassId = Field(alias="class")  # type: ignore[valid-type]
-    figures: int = Field(ge=cat.MIN_FIGURES, le=cat.MAX_FIGURES, strict=True)
-    speed: int = Field(ge=cat.MIN_SPEED, le=cat.MAX_SPEED, strict=True)
-    accuracy: int | None = Field(default=None, ge=cat.MIN_ACCURACY, le=cat.MAX_ACCURACY,
-                                 strict=True)
-    discipline: int = Field(default=0, ge=cat.MIN_DISCIPLINE, le=cat.MAX_DISCIPLINE,
+    figures: Whole = Field(ge=cat.MIN_FIGURES, le=cat.MAX_FIGURES, strict=True)
+    speed: Whole = Field(ge=cat.MIN_SPEED, le=cat.MAX_SPEED, strict=True)
+    accuracy: whole_in(cat.MIN_ACCURACY, cat.MAX_ACCURACY) | None = None
+    discipline: Whole = Field(default=0, ge=cat.MIN_DISCIPLINE, le=cat.MAX_DISCIPLINE,
                             strict=True)
     points: Points
     officer: bool = Field(default=False, strict=True)
@@ -64,8 +65,7 @@ class Unit(_Document):
 class LineAndSquareRoster(_Document):
     name: RosterName
     ruleset: Literal["line_and_square"]
-    points_limit: int | None = Field(default=None, ge=1, le=limits.MAX_POINTS_LIMIT,
-                                     strict=True)
+    points_limit: whole_in(1, limits.MAX_POINTS_LIMIT) | None = None
     note: Note = ""
     units: list[Unit] = Field(default_factory=list, max_length=limits.MAX_UNITS)
 
