@@ -36,6 +36,13 @@ class Settings(BaseSettings):
     db_recycle_seconds: int = Field(default=1800, ge=1, description="reopen older connections")
     db_connect_timeout: int = Field(default=10, ge=1, description="PostgreSQL: seconds to connect")
     sqlite_synchronous: Literal["NORMAL", "FULL"] = "FULL"
+    # Page cache of each SQLite connection (KiB). The pool keeps up to db_pool_size connections
+    # open, and the operating system caches the file for all of them anyway.
+    sqlite_cache_kib: int = Field(default=1024, ge=64, le=1024 * 1024)
+    # glibc malloc arenas per process (0: glibc's default, 8 per core). Each worker thread
+    # otherwise gets an arena of its own, and memory freed in one cannot serve another, so a
+    # long-running server's memory creeps up.
+    malloc_arenas: int = Field(default=2, ge=0, le=64)
     migrate_on_start: bool = True
     max_body_bytes: int = 1024 * 1024
     # Rosters one client address may create per window, counted in the database so that the

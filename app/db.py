@@ -33,6 +33,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.config import Settings
+from app.memory import limit_malloc_arenas
 
 log = logging.getLogger("muster.db")
 
@@ -91,6 +92,7 @@ def _sqlite_engine(settings: Settings) -> Engine:
         cursor.execute(f"PRAGMA busy_timeout = {int(settings.db_busy_timeout_ms)}")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute(f"PRAGMA synchronous = {settings.sqlite_synchronous}")
+        cursor.execute(f"PRAGMA cache_size = -{int(settings.sqlite_cache_kib)}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
@@ -319,6 +321,7 @@ def storage_lifespan(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         from app import services
 
+        limit_malloc_arenas(settings.malloc_arenas)  # before the worker threads start
         engine = make_engine(settings)
         try:
             if settings.migrate_on_start:

@@ -68,6 +68,31 @@ def test_a_bare_roster_document_is_imported_too(client: TestClient) -> None:
     assert answer.json()["result"]["total"] == 112
 
 
+def test_an_exports_own_fields_are_optional_and_typed(client: TestClient) -> None:
+    # What the API description says the body may be: a document with any of the export's
+    # fields, `format` included or not.
+    partial = {**DOCUMENT, "ruleset_version": "2", "exported_at": "вчера"}
+    assert client.post("/api/v1/rosters/import", json=partial).status_code == 201
+    wrong = client.post("/api/v1/rosters/import", json={**DOCUMENT, "exported_at": 5})
+    assert wrong.status_code == 422 and wrong.json()["detail"][0]["field"] == "exported_at"
+
+
+def test_the_import_body_is_described_as_a_document_of_each_rule_system(
+        client: TestClient) -> None:
+    operation = client.get("/openapi.json").json()["paths"]["/api/v1/rosters/import"]["post"]
+    content = operation["requestBody"]["content"]
+    for kind in ("application/json", "multipart/form-data"):
+        schema = content[kind]["schema"]
+        variants = schema["oneOf"] if kind == "application/json" else \
+            schema["properties"]["file"]["oneOf"]
+        assert {v["properties"]["ruleset"]["const"] for v in variants} == {
+            "chainmail", "line_and_square", "formation_density"}
+        assert all(v["properties"]["format"]["const"] == "muster-roster/1" for v in variants)
+        assert all(v["additionalProperties"] is False for v in variants)
+    assert content["multipart/form-data"]["encoding"]["file"]["contentType"] == \
+        "application/json"
+
+
 BAD_FILES = {
     "not utf-8": ("Орда".encode("cp1251"), "file", "not UTF-8"),
     "not json": (b"{name: orda}", "file", "not JSON"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -259,3 +260,30 @@ def test_the_openapi_document_describes_every_answer(api: TestClient) -> None:
 def test_a_name_with_a_nul_character_is_stored_on_every_backend(api: TestClient) -> None:
     created = create(api, army(name="Орда\u0000Батыя"))
     assert api.get(f"{ROSTERS}/{created['id']}").json()["document"]["name"] == "Орда\u0000Батыя"
+
+
+def test_the_description_says_if_match_is_required_and_what_it_looks_like(
+        api: TestClient) -> None:
+    operation = api.get("/openapi.json").json()["paths"]["/api/v1/rosters/{roster_id}"]["put"]
+    (header,) = [p for p in operation["parameters"] if p["name"] == "If-Match"]
+    assert header["in"] == "header" and header["required"] is True
+    pattern = re.compile(header["schema"]["pattern"])
+    assert pattern.match('"v3"') and pattern.match('W/"v12"')
+    assert not pattern.match("v3") and not pattern.match("*")
+
+
+@pytest.mark.parametrize(("path", "misspelt"), [
+    ("/api/v1/rulesets", "lang"),  # takes no parameters at all
+    ("/api/v1/rulesets/chainmail", "lnag"),
+])
+def test_an_api_operation_refuses_query_parameters_it_does_not_take(
+        api: TestClient, path: str, misspelt: str) -> None:
+    answer = api.get(path, params={misspelt: "ru"})
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["field"] == f"query.{misspelt}"
+    assert f"query.{misspelt}: unknown query parameter" in answer.json()["message"]
+
+
+def test_pages_take_query_parameters_they_do_not_use(api: TestClient) -> None:
+    # Links from elsewhere carry their own (utm_source and the like); a page is not refused.
+    assert api.get("/about", params={"utm_source": "forum"}).status_code == 200
