@@ -7,6 +7,7 @@ builder works with JavaScript off (post, redirect, get).
 
 from __future__ import annotations
 
+import functools
 import secrets
 from typing import Any
 from urllib.parse import quote
@@ -73,6 +74,7 @@ def _device(request: Request, session: Any, create: bool = False) -> int | None:
     return device_id
 
 
+@functools.cache
 def _names(lang: str, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
     """Display names of every catalogue list of a rule system, by id, in `lang`."""
     system = get_ruleset(ruleset)

@@ -6,6 +6,7 @@ package beside `chainmail/` that provides one `RuleSystem`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,8 +36,13 @@ class RuleSystem:
     version: str
     roster_model: type[BaseModel]
     result_model: type[BaseModel]  # the JSON shape of `evaluate(...).result`
-    catalogue: Callable[[], dict[str, Any]]
+    catalogue: Callable[[], dict[str, Any]]  # built once and shared: read it, never change it
     evaluate: Callable[[Any, Lang], Evaluation]
+
+    def __post_init__(self) -> None:
+        # The catalogue is fixed data every page reads; building it anew cost each editor
+        # change more than a database read.
+        object.__setattr__(self, "catalogue", functools.cache(self.catalogue))
 
     def summary(self) -> dict[str, str]:
         return {"id": self.id, "name_ru": self.name_ru, "name_en": self.name_en,
