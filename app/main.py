@@ -10,6 +10,7 @@ from fastapi.staticfiles import StaticFiles
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors
+from app.allowed_methods import AllowedMethods, every_route
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
 from app.deps import documented_query_only
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api_docs.install(app)  # before /static: its files are mounted under /static/api-docs
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
+    app.add_middleware(AllowedMethods, routes=lambda: every_route(app.routes))
     app.add_middleware(CrossSiteWrites)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)

@@ -13,8 +13,8 @@ is a page and is left out of the description; its refusals are tested in tests/w
 
 A request inside the schema may still meet the roster's state: 404 for an id that names no
 roster, 403 for a key that is not its key, 409 for a lost race, and 410 for a roster an
-earlier case deleted with its real key — each documented for its operation. (The `Allow`
-header of a 405, which Starlette fills from the first route of a path only, is not checked.)
+earlier case deleted with its real key — each documented for its operation. A method an
+address does not take is answered 405 with every method it does take in `Allow`.
 
 A third of the cases are pointed at rosters that exist, some with their real edit key and,
 as a client does, the ETag it last read, so that reads, changes, deletions and copies answer
@@ -48,7 +48,8 @@ from tests.security.conftest import routes_of
 CHECKS = [generic.not_a_server_error, openapi.status_code_conformance,
           openapi.content_type_conformance, openapi.response_headers_conformance,
           openapi.response_schema_conformance, openapi.positive_data_acceptance,
-          openapi.negative_data_rejection]
+          openapi.negative_data_rejection, openapi.unsupported_method,
+          openapi.allow_header_conformance]
 # schemathesis' own list of what a request inside the schema may meet, and 410 (see above).
 ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "410", "429", "5xx"]
 # Per operation and database: the whole file stays under a minute. Dig deeper by hand with

@@ -1,0 +1,62 @@
+"""A 405 answer names every method its address answers to.
+
+Starlette fills a 405's `Allow` header from the first route whose path matched; an address
+served by several routes (`GET`, `PUT` and `DELETE /api/v1/rosters/{id}`) would then claim it
+takes `GET` alone. RFC 9110 asks for the whole list, and clients read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from starlette.datastructures import MutableHeaders
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+def every_route(routes: list[Any]) -> Iterable[Any]:
+    """The app's routes with included routers flattened (newer FastAPI keeps an included
+    router as one entry of `app.routes`, and walks it with `iter_route_contexts`)."""
+    try:
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # FastAPI before included routers were kept whole
+        return routes
+    return iter_route_contexts(routes)  # type: ignore[no-any-return]
+
+
+class AllowedMethods:
+    def __init__(self, app: ASGIApp, routes: Callable[[], Iterable[Any]]) -> None:
+        self.app = app
+        self.routes = routes
+
+    def allowed(self, scope: Scope) -> list[str]:
+        # The address is the first route template that matches, as routing reads it
+        # (`/api/v1/rosters/import` before `/api/v1/rosters/{roster_id}`); its methods are
+        # those of every route with that template.
+        template: str | None = None
+        methods: set[str] = set()
+        for context in self.routes():
+            route = getattr(context, "route", context)
+            found = getattr(route, "methods", None)
+            if not found:
+                continue
+            if template is None and route.matches(scope)[0] != Match.NONE:
+                template = route.path
+            if template is not None and route.path == template:
+                methods |= set(found)
+        return sorted(methods)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_allowed(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 405:
+                methods = self.allowed(scope)
+                if methods:
+                    MutableHeaders(scope=message)["Allow"] = ", ".join(methods)
+            await send(message)
+
+        await self.app(scope, receive, send_allowed)
