@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Query
+from fastapi.responses import JSONResponse
 
 from app.rules import RULESETS, RosterDocument, get_ruleset
 from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
@@ -37,9 +38,12 @@ def ruleset_catalogue(ruleset_id: str) -> dict[str, Any]:
 async def price_roster(
     roster: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
     lang: LangQuery = Query("en", description="Language of issue messages"),
-) -> dict[str, Any]:
+) -> JSONResponse:
     # Async on purpose: pricing is pure CPU work of well under a millisecond for a usual
     # roster (a few ms at the 500-unit limit), so a hop to the thread pool and back, and the
     # GIL contention it brings under load, would cost more than the work itself.
     system = RULESETS[roster.ruleset]  # type: ignore[attr-defined]
-    return system.evaluate(roster, lang).result
+    # The result is built as the response model's JSON already (the rules package's own
+    # tests hold it to that model); answering it as is spares validating it into the model
+    # again, a third of the request's time.
+    return JSONResponse(system.evaluate(roster, lang).result)
