@@ -30,7 +30,7 @@ from app.models import (
     utcnow,
 )
 from app.models import Revision as RevisionRow
-from app.rules import RosterDocument, get_ruleset
+from app.rules import Evaluation, RosterDocument, get_ruleset
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits
@@ -168,13 +168,14 @@ def _document(document: Any) -> BaseModel:
     return _DOCUMENT.validate_python(document)
 
 
-def _summary(document: BaseModel) -> dict[str, Any]:
-    """The columns a list sorts and searches by, derived from the document."""
+def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[str, Any]:
+    """The columns a list sorts and searches by, derived from the document (and from its
+    evaluation in any language, when the caller has one already)."""
     ruleset = str(document.ruleset)  # type: ignore[attr-defined]
     system = get_ruleset(ruleset)
     if system is None:  # the document type only admits known rule systems
         raise ValueError(f"unknown ruleset {ruleset!r}")
-    result = system.evaluate(document, "en").result
+    result = (evaluation or system.evaluate(document, "en")).result
     # PostgreSQL text cannot hold NUL; the JSON document keeps it escaped, the columns drop it.
     name = str(document.name).replace("\x00", "")  # type: ignore[attr-defined]
     return {
@@ -259,18 +260,19 @@ def new_edit_key(session: Session, roster_id: str) -> str:
 
 
 def replace_roster(session: Session, roster_id: str, document: Any,
-                   expected_version: int) -> StoredRoster:
+                   expected_version: int, *, evaluation: Evaluation | None = None) -> StoredRoster:
     """Store `document` as the next version if the roster is still at `expected_version`.
 
     The version check and the write are one UPDATE, so of writers racing from the same version
-    exactly one wins; the others get VersionConflict with the winner's state.
+    exactly one wins; the others get VersionConflict with the winner's state. A caller that has
+    evaluated `document` already (in any language) passes that `evaluation` to spare another.
     """
     doc = _document(document)
     text = doc.model_dump_json()
     now = utcnow()
     # Everything but the statements is done before the write begins: on SQLite writers take
     # turns, so the time between BEGIN and COMMIT is what bounds the writes per second.
-    summary = _summary(doc)
+    summary = _summary(doc, evaluation)
     table = Roster.__table__
     with _transaction(session, write=True):
         if 1 <= expected_version < MAX_VERSION:

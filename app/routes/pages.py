@@ -23,7 +23,7 @@ from app.db import open_session
 from app.deps import SessionDep
 from app.errors import describe
 from app.imports import ImportRefused, parse_roster
-from app.rules import RULESETS, RosterDocument, get_ruleset
+from app.rules import RULESETS, Evaluation, RosterDocument, get_ruleset
 from app.web import editing, i18n, share_views
 from app.web.security import csrf_ok, same_origin
 from app.web.systems import SYSTEMS
@@ -139,10 +139,13 @@ def _show_key_once(request: Request, response: Response, roster_id: str, key: st
                         **{**_cookie_flags(request), "path": f"/r/{roster_id}/edit"})
 
 
-def roster_context(request: Request, stored: services.StoredRoster) -> dict[str, Any]:
+def roster_context(request: Request, stored: services.StoredRoster,
+                   evaluation: Evaluation | None = None) -> dict[str, Any]:
+    """What every roster page shows; `evaluation` is the stored document's in the page's
+    language, when the caller has it already."""
     lang = i18n.request_lang(request)
     system = RULESETS[stored.ruleset]
-    evaluation = system.evaluate(stored.document, lang)
+    evaluation = evaluation or system.evaluate(stored.document, lang)
     catalogue = system.catalogue()
     doc = stored.document.model_dump(mode="json")
     return {
@@ -411,6 +414,8 @@ def _edit(request: Request, roster_id: str, session: Session, form: editing.Form
         expected = -1
     problem: str | None = None
     status = 200
+    model: Any = None
+    evaluated: Evaluation | None = None
     if expected != stored.version:
         problem = i18n.gettext(
             "This roster was changed in another tab or by another device (now version %(v)s). "
@@ -425,7 +430,10 @@ def _edit(request: Request, roster_id: str, session: Session, form: editing.Form
             changed = editing.apply(stored.document.model_dump(mode="json"), form,
                                     SYSTEMS[stored.ruleset].ACTIONS)
             model = DOCUMENT.validate_python(changed, strict=False)  # form text, as above
-            stored = services.replace_roster(session, roster_id, model, expected)
+            # Judged once, in the page's language: for the stored summary and for the page.
+            evaluated = RULESETS[model.ruleset].evaluate(model, lang)
+            stored = services.replace_roster(session, roster_id, model, expected,
+                                             evaluation=evaluated)
         except editing.EditError as exc:
             problem, status = f"{exc.field}: {exc.message}", 422
         except ValidationError as exc:
@@ -442,7 +450,8 @@ def _edit(request: Request, roster_id: str, session: Session, form: editing.Form
     if problem is None and not is_htmx(request):
         anchor = f"#unit-{form['unit']}" if form.get("unit", "").isdigit() else ""
         return _redirect(request, f"/r/{quote(roster_id)}/edit{anchor}")
-    context = roster_context(request, stored)
+    context = roster_context(request, stored,
+                             evaluated if evaluated and stored.document is model else None)
     context.update(problem=problem, edit_url=None)
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
