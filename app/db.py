@@ -15,6 +15,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -101,23 +102,24 @@ def _sqlite_engine(settings: Settings) -> Engine:
     # leave the database idle between writes and their waits pile up. Here a writer waits in
     # a queue instead, and is woken the moment the last commit is done: the threads of this
     # process on a lock, the processes sharing the file on an advisory lock of a file beside
-    # it (released by the kernel if its holder dies).
+    # it (released by the kernel if its holder dies). Both waits end at the busy timeout.
     turns = threading.Lock()
     holders: set[int] = set()  # the driver connections whose transaction holds the turn
     wait = settings.db_busy_timeout_ms / 1000
     across = _writer_lock_file(path)
+
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
         if not connection.get_execution_options().get(WRITER):
             connection.exec_driver_sql("BEGIN")
             return
+        deadline = time.monotonic() + wait
         if not turns.acquire(timeout=wait):
-            raise exc.OperationalError("BEGIN IMMEDIATE", None,
-                                       sqlite3.OperationalError("database is locked"))
+            raise _locked()
         holders.add(id(connection.connection.dbapi_connection))
         try:
             if across is not None:
-                fcntl.flock(across, fcntl.LOCK_EX)
+                _lock_file(across, deadline)
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         except BaseException:
             _end_turn(connection.connection.dbapi_connection)
@@ -165,6 +167,27 @@ def _sqlite_engine(settings: Settings) -> Engine:
     dialect.do_commit = do_commit  # type: ignore[method-assign]
     dialect.do_rollback = do_rollback  # type: ignore[method-assign]
     return engine
+
+
+def _locked() -> exc.OperationalError:
+    return exc.OperationalError("BEGIN IMMEDIATE", None,
+                                sqlite3.OperationalError("database is locked"))
+
+
+def _lock_file(fd: int, deadline: float) -> None:
+    """Take the advisory lock on `fd` by `deadline` (the busy timeout): a writer in another
+    process that hangs must not hold this one forever. Polled, as flock has no timeout, at
+    at most a millisecond, so the lock still changes hands about as soon as it is free."""
+    pause = 0.0001
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise _locked() from None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.001)
 
 
 def _writer_lock_file(database: Path | None) -> int | None:

@@ -140,3 +140,21 @@ def test_writers_in_other_processes_wait_for_the_turn_and_land(
         assert services.get_roster(session, roster_id).version == 41
         count = session.execute(text("SELECT count(*) FROM roster")).scalar_one()
     assert count == 41
+
+
+def test_a_writer_held_up_by_another_process_gives_up_at_the_busy_timeout(
+        engine: Engine, sqlite_url: str) -> None:
+    database = Path(sqlite_url.removeprefix("sqlite:///"))
+    with Session(engine) as session:
+        roster_id = services.create_roster(session, army()).roster.id
+    # Another process's writer holds the turn (a lock of our own stands in for it: locks of
+    # separately opened files exclude each other even within one process).
+    other = os.open(database.with_name(database.name + "-writer"), os.O_RDWR)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    try:
+        with Session(engine) as session, pytest.raises(exc.OperationalError, match="locked"):
+            services.replace_roster(session, roster_id, army(name="ждёт"), 1)
+    finally:
+        os.close(other)
+    with Session(engine) as session:  # the turn was given back when the wait gave up
+        assert services.replace_roster(session, roster_id, army(name="после"), 1).version == 2
