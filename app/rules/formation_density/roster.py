@@ -21,7 +21,9 @@ WeaponId = Literal.__getitem__(tuple(cat.WEAPONS))  # type: ignore[attr-defined]
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=limits.MAX_NAME)]
 RosterName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.MAX_NAME)
+    # The pattern says in the JSON Schema what stripping says here: not only spaces.
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.MAX_NAME,
+                           pattern=r"\S")
 ]
 Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
 Flag = Annotated[bool, Field(strict=True)]

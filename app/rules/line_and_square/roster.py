@@ -21,7 +21,9 @@ FormationId = Literal.__getitem__(tuple(cat.FORMATIONS))  # type: ignore[attr-de
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=limits.MAX_NAME)]
 RosterName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.MAX_NAME)
+    # The pattern says in the JSON Schema what stripping says here: not only spaces.
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.MAX_NAME,
+                           pattern=r"\S")
 ]
 Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
 
