@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -22,14 +21,12 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.price import free_port  # noqa: E402
+
 PRESETS = [("horse_archers", "light_horse", "composite_bow"), ("knights", "heavy_horse", "lance"),
            ("crossbowmen", "light_foot", "crossbow"), ("pikes", "heavy_foot", "pike")]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def roster(units: int) -> dict:

@@ -31,12 +31,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import platform
 import random
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -53,6 +51,12 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.price import (  # noqa: E402
+    free_port,
+    percentile,
+    read_response,
+    request_bytes,
+)
 from bench.price import roster as price_roster  # noqa: E402
 
 ENDPOINTS = ("healthz", "view", "edit", "price")
@@ -64,23 +68,12 @@ KINDS = [("light_horse", "composite_bow"), ("medium_horse", "lance"), ("heavy_fo
          ("light_foot", "crossbow")]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def ten_units(name: str) -> dict[str, Any]:
     return {"name": name, "ruleset": "chainmail", "nation": "mongols", "points_limit": 400,
             "historical": True, "units": [
                 {"name": f"Отряд {i + 1}", "flags": ["commander"] if i == 0 else [],
                  "lines": [{"troop": KINDS[i % 4][0], "figures": 8 + i,
                             "weapon": KINDS[i % 4][1]}]} for i in range(10)]}
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 # ---- databases and servers ----
@@ -148,25 +141,6 @@ def server(url: str, workers: int, folder: Path) -> Iterator[int]:
 
 
 # ---- the load generator ----
-
-def request_bytes(port: int, method: str, path: str, body: bytes = b"",
-                  content_type: str = "", extra: str = "") -> bytes:
-    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}"
-    if body:
-        head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
-    return head.encode() + b"\r\n" + body
-
-
-async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
-    head = await reader.readuntil(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    status = int(lines[0].split(" ", 2)[1])
-    length = next((int(h.split(":", 1)[1]) for h in lines[1:]
-                   if h.lower().startswith("content-length:")), None)
-    if length is None:
-        raise RuntimeError(f"answer without Content-Length: {lines}")
-    return status, await reader.readexactly(length)
-
 
 @dataclass
 class Target:

@@ -126,10 +126,13 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return status, await reader.readexactly(length)
 
 
-def request_bytes(port: int, method: str, path: str, body: bytes = b"") -> bytes:
-    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+def request_bytes(port: int, method: str, path: str, body: bytes = b"",
+                  content_type: str = "application/json", extra: str = "") -> bytes:
+    """A raw HTTP/1.1 request, prepared once and sent many times; `extra` is more header
+    lines, each ending in CRLF."""
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}"
     if body:
-        head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
     return head.encode() + b"\r\n" + body
 
 

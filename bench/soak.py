@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,13 +33,11 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.price import free_port  # noqa: E402
+
 RECONNECT = 100  # requests of a client between new connections
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def army(name: str, units: int) -> dict[str, Any]:
