@@ -34,7 +34,6 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.config import Settings
-from app.memory import limit_malloc_arenas
 
 log = logging.getLogger("muster.db")
 
@@ -344,7 +343,6 @@ def storage_lifespan(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         from app import services
 
-        limit_malloc_arenas(settings.malloc_arenas)  # before the worker threads start
         engine = make_engine(settings)
         try:
             if settings.migrate_on_start:

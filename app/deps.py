@@ -47,10 +47,14 @@ def documented_query_only(request: Request) -> None:
         known = _KNOWN_QUERY[id(route)] = _query_names(route.dependant)
     unknown = [name for name in request.query_params if name not in known]
     if unknown:
-        allowed = ", ".join(sorted(known)) or "none"
-        raise RequestValidationError([{
-            "loc": ("query", name), "type": "extra_forbidden",
-            "msg": f"unknown query parameter; this operation takes: {allowed}"}
+        # In the language asked for, when the request names one the operation knows.
+        lang: Lang = "ru" if "lang" in known and request.query_params.get("lang") == "ru" \
+            else "en"
+        allowed = ", ".join(sorted(known)) or pick(lang, "none", "никаких")
+        message = pick(lang, f"unknown query parameter; this operation takes: {allowed}",
+                       f"неизвестный параметр запроса; эта операция принимает: {allowed}")
+        raise RequestValidationError([
+            {"loc": ("query", name), "type": "extra_forbidden", "msg": message}
             for name in dict.fromkeys(unknown)])
 
 

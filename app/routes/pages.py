@@ -287,9 +287,9 @@ async def view(request: Request, roster_id: str) -> Response:
 
 def _seen_version(request: Request, roster_id: str) -> int | None:
     """The live version of the roster, noted in this browser's "my rosters" if it has one."""
-    with open_session(request) as session:
-        version = share_views.live_version(session.get_bind(), roster_id)  # type: ignore[arg-type]
-        if version is not None and request.cookies.get(DEVICE_COOKIE):
+    version = share_views.live_version(request.app.state.engine, roster_id)
+    if version is not None and request.cookies.get(DEVICE_COOKIE):
+        with open_session(request) as session:
             device_id = _device(request, session)
             if device_id is not None:
                 services.remember(session, device_id, roster_id, False)

@@ -297,3 +297,11 @@ def test_a_method_an_address_does_not_take_is_answered_with_all_it_does(
     assert answer.headers["allow"] == "DELETE, GET, PUT"
     # The import address is its own, though its path would also fit a roster's.
     assert api.options("/api/v1/rosters/import").headers["allow"] == "POST"
+
+
+def test_the_refusal_of_an_unknown_query_parameter_speaks_russian_when_asked(
+        api: TestClient) -> None:
+    answer = api.get("/api/v1/rosters/abc/export.txt", params={"lang": "ru", "format": "pdf"})
+    assert answer.status_code == 422
+    assert answer.json()["message"] == (
+        "query.format: неизвестный параметр запроса; эта операция принимает: lang")
