@@ -32,7 +32,9 @@ def _query_names(dependant: Any) -> frozenset[str]:
     return frozenset(names)
 
 
-_KNOWN_QUERY: dict[int, frozenset[str]] = {}
+# Kept on the route itself: routes are not hashable, and an id could be reused by a later
+# app's route once this one is gone.
+_KNOWN_QUERY = "_muster_query_names"
 
 
 def documented_query_only(request: Request) -> None:
@@ -42,9 +44,10 @@ def documented_query_only(request: Request) -> None:
     route = request.scope.get("route")
     if not isinstance(route, APIRoute) or not route.include_in_schema:
         return
-    known = _KNOWN_QUERY.get(id(route))
+    known: frozenset[str] | None = getattr(route, _KNOWN_QUERY, None)
     if known is None:
-        known = _KNOWN_QUERY[id(route)] = _query_names(route.dependant)
+        known = _query_names(route.dependant)
+        setattr(route, _KNOWN_QUERY, known)
     unknown = [name for name in request.query_params if name not in known]
     if unknown:
         # In the language asked for, when the request names one the operation knows.
