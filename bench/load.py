@@ -52,9 +52,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.price import (  # noqa: E402
+    exchange,
     free_port,
     percentile,
-    read_response,
     request_bytes,
 )
 from bench.price import roster as price_roster  # noqa: E402
@@ -221,12 +221,7 @@ async def run_round(setup: Setup, endpoint: str, connections: int, seconds: floa
                     request = edit_request(setup, target, n)
                 else:
                     request = fixed.get(endpoint, view)
-                start = time.perf_counter()
-                writer.write(request)
-                status, body = await read_response(reader)
-                if status != 200:
-                    raise RuntimeError(f"{endpoint}: status {status}: {body[:300]!r}")
-                latencies.append((time.perf_counter() - start) * 1000)
+                latencies.append(await exchange(reader, writer, request, endpoint))
                 if endpoint == "edit":
                     target.version += 1
                 if think:

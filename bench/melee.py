@@ -118,7 +118,7 @@ async def over_http(answers: dict[str, dict[str, Any]], requests: int, seconds: 
         port = free_port()
         process = start_server(Path(folder), port)
         try:
-            await ready(port, process)
+            await ready(port, process, Path(folder))
             health = request_bytes(port, "GET", "/healthz")
             posts = {name: request_bytes(port, "POST", "/api/v1/rulesets/formation_density/melee",
                                          json.dumps({"a": a, "b": b}, ensure_ascii=False)

@@ -108,11 +108,14 @@ def free_port() -> int:
 def start_server(folder: Path, port: int) -> subprocess.Popen[bytes]:
     env = {key: value for key, value in os.environ.items()
            if key not in ("DATABASE_URL", "MUSTER_DATABASE_URL")}
-    env["MUSTER_DATA_DIR"] = str(folder)
-    return subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning", "--no-access-log"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # The request log goes to stderr; into a pipe nobody reads it would fill the pipe and
+    # stall the server, so warnings only, into a file.
+    env.update(MUSTER_DATA_DIR=str(folder), MUSTER_LOG_LEVEL="warning")
+    with (folder / "server.log").open("wb") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
+             "--port", str(port), "--log-level", "warning", "--no-access-log"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
 
 
 async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
@@ -126,6 +129,17 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return status, await reader.readexactly(length)
 
 
+async def exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes,
+                   what: str = "answer") -> float:
+    """Send one prepared request and read its answer, which must be a 200; milliseconds."""
+    start = time.perf_counter()
+    writer.write(request)
+    status, body = await read_response(reader)
+    if status != 200:
+        raise RuntimeError(f"{what}: status {status}: {body[:300]!r}")
+    return (time.perf_counter() - start) * 1000
+
+
 def request_bytes(port: int, method: str, path: str, body: bytes = b"",
                   content_type: str = "application/json", extra: str = "") -> bytes:
     """A raw HTTP/1.1 request, prepared once and sent many times; `extra` is more header
@@ -136,11 +150,13 @@ def request_bytes(port: int, method: str, path: str, body: bytes = b"",
     return head.encode() + b"\r\n" + body
 
 
-async def ready(port: int, process: subprocess.Popen[bytes], within: float = 30) -> None:
+async def ready(port: int, process: subprocess.Popen[bytes], folder: Path,
+                within: float = 30) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            log = (folder / "server.log").read_text(errors="replace")
+            raise RuntimeError(f"server exited: {log[-2000:]}")
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(request_bytes(port, "GET", "/healthz"))
@@ -162,12 +178,7 @@ async def load(port: int, request: bytes, connections: int, seconds: float) -> l
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         try:
             while time.perf_counter() < stop:
-                start = time.perf_counter()
-                writer.write(request)
-                status, body = await read_response(reader)
-                if status != 200:
-                    raise RuntimeError(f"status {status}: {body[:300]!r}")
-                latencies.append((time.perf_counter() - start) * 1000)
+                latencies.append(await exchange(reader, writer, request))
         finally:
             writer.close()
 
@@ -183,7 +194,7 @@ async def over_http(connections: int, seconds: float, rounds: int) -> float:
         port = free_port()
         process = start_server(Path(folder), port)
         try:
-            await ready(port, process)
+            await ready(port, process, Path(folder))
             price = request_bytes(port, "POST", "/api/v1/price", body)
             health = request_bytes(port, "GET", "/healthz")
             # The server must price the bench roster as the rules code does, or we measure junk.
