@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,12 +100,13 @@ def _sqlite_engine(settings: Settings) -> Engine:
     # finds the lock taken sleep and retry (up to 100 ms at a time), so writers racing for it
     # leave the database idle between writes and their waits pile up. Here a writer waits in
     # a queue instead, and is woken the moment the last commit is done: the threads of this
-    # process on a lock, the processes sharing the file on an advisory lock of a file beside
-    # it (released by the kernel if its holder dies). Both waits end at the busy timeout.
+    # process on a lock, the processes sharing the file on advisory locks of files beside it
+    # (TurnAcrossProcesses: fair between processes, released by the kernel if its holder
+    # dies). Both waits end at the busy timeout.
     turns = threading.Lock()
     holders: set[int] = set()  # the driver connections whose transaction holds the turn
     wait = settings.db_busy_timeout_ms / 1000
-    across = _writer_lock_file(path)
+    across = TurnAcrossProcesses(path) if path is not None else None
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
@@ -118,7 +119,7 @@ def _sqlite_engine(settings: Settings) -> Engine:
         holders.add(id(connection.connection.dbapi_connection))
         try:
             if across is not None:
-                _lock_file(across, deadline)
+                across.take(deadline)
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         except BaseException:
             _end_turn(connection.connection.dbapi_connection)
@@ -130,7 +131,7 @@ def _sqlite_engine(settings: Settings) -> Engine:
         if key in holders:
             holders.discard(key)
             if across is not None:
-                fcntl.flock(across, fcntl.LOCK_UN)
+                across.give_back()
             turns.release()
 
     @event.listens_for(engine, "invalidate")
@@ -144,7 +145,7 @@ def _sqlite_engine(settings: Settings) -> Engine:
     if across is not None:
         @event.listens_for(engine, "engine_disposed", once=True)
         def _disposed(_engine: Engine) -> None:
-            os.close(across)
+            across.close()
 
     dialect = engine.dialect
     commit, rollback = dialect.do_commit, dialect.do_rollback
@@ -173,29 +174,68 @@ def _locked() -> exc.OperationalError:
                                 sqlite3.OperationalError("database is locked"))
 
 
-def _lock_file(fd: int, deadline: float) -> None:
+class TurnAcrossProcesses:
+    """The turn to write one SQLite file, among the server processes sharing it: an advisory
+    lock on `<file>-writer`, and a queue, `<file>-writer-queue`, that makes the turn fair.
+
+    A process whose writers are all busy would otherwise keep the turn: its next writer is
+    woken the moment its last commit ends, while a writer of another process finds the lock
+    only when it next looks, and under load it never does (one worker of two sat idle). A
+    writer that finds the turn taken therefore queues first, holding the queue's lock while it
+    waits; a process about to take the turn while someone queues joins the queue behind them.
+    The kernel drops both locks with a process that dies; every wait ends at the busy timeout.
+    """
+
+    def __init__(self, database: Path) -> None:
+        self.turn = _lock_file(database.with_name(database.name + "-writer"))
+        self.queue = _lock_file(database.with_name(database.name + "-writer-queue"))
+
+    def take(self, deadline: float) -> None:
+        if not self._queued() and _try_lock(self.turn):
+            return
+        _wait_for_lock(self.queue, deadline)
+        try:
+            _wait_for_lock(self.turn, deadline)
+        finally:
+            fcntl.flock(self.queue, fcntl.LOCK_UN)
+
+    def give_back(self) -> None:
+        fcntl.flock(self.turn, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        os.close(self.turn)
+        os.close(self.queue)
+
+    def _queued(self) -> bool:
+        """Whether a writer of another process waits for the turn (holds the queue)."""
+        if not _try_lock(self.queue, fcntl.LOCK_SH):
+            return True
+        fcntl.flock(self.queue, fcntl.LOCK_UN)
+        return False
+
+
+def _try_lock(fd: int, kind: int = fcntl.LOCK_EX) -> bool:
+    try:
+        fcntl.flock(fd, kind | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _wait_for_lock(fd: int, deadline: float) -> None:
     """Take the advisory lock on `fd` by `deadline` (the busy timeout): a writer in another
     process that hangs must not hold this one forever. Polled, as flock has no timeout, at
     at most a millisecond, so the lock still changes hands about as soon as it is free."""
     pause = 0.0001
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise _locked() from None
-            time.sleep(pause)
-            pause = min(pause * 2, 0.001)
+    while not _try_lock(fd):
+        if time.monotonic() >= deadline:
+            raise _locked()
+        time.sleep(pause)
+        pause = min(pause * 2, 0.001)
 
 
-def _writer_lock_file(database: Path | None) -> int | None:
-    """The file whose advisory lock the server processes writing one SQLite file take turns
-    on; none for an in-memory database, which no other process can open."""
-    if database is None:
-        return None
-    lock = database.with_name(database.name + "-writer")
-    return os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+def _lock_file(path: Path) -> int:
+    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
 
 @functools.cache
@@ -392,6 +432,16 @@ def open_session(request: Request) -> Session:
     return Session(engine, expire_on_commit=False)
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    with open_session(request) as session:
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """The request's session. Made on the event loop (that is only bookkeeping: the session
+    connects when first used, in the route's worker thread); a sync generator here would cost
+    two extra trips to a worker thread per request. Closing goes to a worker thread only when a
+    transaction is still open, as ending one talks to the database."""
+    session = open_session(request)
+    try:
         yield session
+    finally:
+        if session.in_transaction():
+            await run_in_threadpool(session.close)
+        else:
+            session.close()

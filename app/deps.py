@@ -37,10 +37,11 @@ def _query_names(dependant: Any) -> frozenset[str]:
 _KNOWN_QUERY = "_muster_query_names"
 
 
-def documented_query_only(request: Request) -> None:
+async def documented_query_only(request: Request) -> None:
     """Refuse query parameters an API operation does not document: a misspelt `?lnag=ru`
     must not be silently ignored. (Pages, left out of the API description, take any: links
-    from elsewhere carry their own.)"""
+    from elsewhere carry their own.) Async because it runs for every request and touches
+    nothing but the request: a plain function would cost each one a trip to a worker thread."""
     route = request.scope.get("route")
     if not isinstance(route, APIRoute) or not route.include_in_schema:
         return

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, TypeAdapter
-from sqlalchemy import delete, insert, or_, update
+from sqlalchemy import bindparam, delete, insert, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
@@ -168,6 +168,9 @@ def _document(document: Any) -> BaseModel:
     return _DOCUMENT.validate_python(document)
 
 
+SUMMARY_COLUMNS = ("name", "search_name", "ruleset", "nation", "total", "points_limit", "valid")
+
+
 def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[str, Any]:
     """The columns a list sorts and searches by, derived from the document (and from its
     evaluation in any language, when the caller has one already)."""
@@ -272,30 +275,39 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     now = utcnow()
     # Everything but the statements is done before the write begins: on SQLite writers take
     # turns, so the time between BEGIN and COMMIT is what bounds the writes per second.
-    summary = _summary(doc, evaluation)
-    table = Roster.__table__
+    values = {f"new_{name}": value for name, value in _summary(doc, evaluation).items()}
+    values.update(roster_id=roster_id, expected=expected_version,
+                  new_version=expected_version + 1, new_document=text, new_updated_at=now)
     with _transaction(session, write=True):
         if 1 <= expected_version < MAX_VERSION:
-            moved = session.connection().execute(
-                update(table)
-                .where(table.c.id == roster_id, table.c.version == expected_version,
-                       table.c.deleted_at.is_(None))
-                .values(version=expected_version + 1, document=text, updated_at=now, **summary)
-                .returning(table.c.created_at, table.c.copied_from_id,
-                           table.c.copied_from_version)).first()
+            connection = session.connection()
+            moved = connection.execute(_NEXT_VERSION, values).first()
             if moved is not None:
-                session.connection().execute(
-                    insert(RevisionRow.__table__).values(
-                        roster_id=roster_id, version=expected_version + 1, created_at=now,
-                        document=text))
+                connection.execute(_REVISION, values)
                 return StoredRoster(
                     id=roster_id, version=expected_version + 1, document=doc,
-                    ruleset=summary["ruleset"], name=summary["name"],
+                    ruleset=values["new_ruleset"], name=values["new_name"],
                     created_at=_utc(moved.created_at), updated_at=now,
                     copied_from_id=moved.copied_from_id,
                     copied_from_version=moved.copied_from_version)
         current = _live(session, roster_id)
     raise VersionConflict(_stored(current))
+
+
+# A change's two statements, built once with their parameters named: building them per call
+# (SQLAlchemy's coercion and cache keys) took longer than the database's own work, inside the
+# SQLite write turn that every writer waits for.
+_ROSTER = Roster.__table__
+_NEXT_VERSION = (
+    update(_ROSTER)
+    .where(_ROSTER.c.id == bindparam("roster_id"), _ROSTER.c.version == bindparam("expected"),
+           _ROSTER.c.deleted_at.is_(None))
+    .values({name: bindparam(f"new_{name}")
+             for name in ("version", "document", "updated_at", *SUMMARY_COLUMNS)})
+    .returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id, _ROSTER.c.copied_from_version))
+_REVISION = insert(RevisionRow.__table__).values(
+    roster_id=bindparam("roster_id"), version=bindparam("new_version"),
+    created_at=bindparam("new_updated_at"), document=bindparam("new_document"))
 
 
 def delete_roster(session: Session, roster_id: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -104,6 +105,17 @@ async def _form(request: Request) -> editing.Form:
     return editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
 
 
+async def _in_thread(request: Request, work: Callable[..., Response], *args: Any) -> Response:
+    """`work(request, session, *args)` in one trip to a worker thread, with a session opened
+    and closed there: the routes that read a form on the event loop do everything else in one
+    trip (a session dependency would add two more, to open and to close it)."""
+    def run() -> Response:
+        with open_session(request) as session:
+            return work(request, session, *args)
+
+    return await run_in_threadpool(run)
+
+
 def _refuse(request: Request, status: int, message: str) -> Response:
     return page(request, "rosters/refused.html", {"message": message}, status_code=status)
 
@@ -180,8 +192,8 @@ def home(request: Request, session: SessionDep, q: str = "", sort: str = "update
 
 
 @router.post("/rosters/new")
-async def create(request: Request, session: SessionDep) -> Response:
-    return await run_in_threadpool(_create, request, session, await _form(request))
+async def create(request: Request) -> Response:
+    return await _in_thread(request, _create, await _form(request))
 
 
 def _create(request: Request, session: Session, form: editing.Form) -> Response:
@@ -214,7 +226,7 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
 
 
 @router.post("/rosters/import")
-async def import_file(request: Request, session: SessionDep) -> Response:
+async def import_file(request: Request) -> Response:
     """The home page's upload form: a file exported from Muster becomes a new roster."""
     data = await request.form()
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
@@ -227,8 +239,8 @@ async def import_file(request: Request, session: SessionDep) -> Response:
                                   "message": i18n.gettext("choose a file to import")}])
         model = parse_roster(await upload.read(), lang)
     except ImportRefused as refused:
-        return await run_in_threadpool(_import_refused, request, session, refused)
-    return await run_in_threadpool(_import, request, session, model)
+        return await _in_thread(request, _import_refused, refused)
+    return await _in_thread(request, _import, model)
 
 
 def _import_refused(request: Request, session: Session, refused: ImportRefused) -> Response:
@@ -310,11 +322,11 @@ def _draw_view(request: Request, roster_id: str, lang: str,
 
 
 @router.post("/r/{roster_id}/copy")
-async def copy(request: Request, roster_id: str, session: SessionDep) -> Response:
-    return await run_in_threadpool(_copy, request, roster_id, session, await _form(request))
+async def copy(request: Request, roster_id: str) -> Response:
+    return await _in_thread(request, _copy, roster_id, await _form(request))
 
 
-def _copy(request: Request, roster_id: str, session: Session, form: editing.Form) -> Response:
+def _copy(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
     try:
@@ -367,12 +379,12 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
 
 
 @router.post("/r/{roster_id}/link")
-async def new_link(request: Request, roster_id: str, session: SessionDep) -> Response:
+async def new_link(request: Request, roster_id: str) -> Response:
     """A new edit link for an owner editing in this browser; the old link stops working."""
-    return await run_in_threadpool(_new_link, request, roster_id, session, await _form(request))
+    return await _in_thread(request, _new_link, roster_id, await _form(request))
 
 
-def _new_link(request: Request, roster_id: str, session: Session,
+def _new_link(request: Request, session: Session, roster_id: str,
               form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
@@ -389,13 +401,13 @@ def _new_link(request: Request, roster_id: str, session: Session,
 
 
 @router.post("/r/{roster_id}/edit")
-async def edit(request: Request, roster_id: str, session: SessionDep) -> Response:
+async def edit(request: Request, roster_id: str) -> Response:
     # The form is read on the event loop; storing and drawing run in one worker thread, so a
     # write waiting for the database never holds up other requests.
-    return await run_in_threadpool(_edit, request, roster_id, session, await _form(request))
+    return await _in_thread(request, _edit, roster_id, await _form(request))
 
 
-def _edit(request: Request, roster_id: str, session: Session, form: editing.Form) -> Response:
+def _edit(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")) or \
             not same_origin(request):
         return _expired(request)

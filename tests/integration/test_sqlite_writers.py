@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -158,3 +159,57 @@ def test_a_writer_held_up_by_another_process_gives_up_at_the_busy_timeout(
         os.close(other)
     with Session(engine) as session:  # the turn was given back when the wait gave up
         assert services.replace_roster(session, roster_id, army(name="после"), 1).version == 2
+
+
+def test_a_process_whose_writers_keep_the_database_busy_does_not_starve_another(
+        engine: Engine, sqlite_url: str) -> None:
+    # Four threads of this process take the write turn over and over, each holding it 10 ms:
+    # every time it is handed on, one of them is already waiting for it. A writer of another
+    # process (another server worker) must still get turns: 30 writes, each within its 1 s
+    # busy timeout, while this process is still busy.
+    with Session(engine) as session:
+        other_id = services.create_roster(session, army(name="другой")).roster.id
+    stop = threading.Event()
+    turns: list[int] = []
+    failures: list[BaseException] = []
+
+    def keep_the_turn_busy() -> None:
+        taken = 0
+        try:
+            while not stop.is_set():
+                with Session(engine) as own, own.begin():
+                    own.connection(execution_options={WRITER: True})
+                    time.sleep(0.01)
+                taken += 1
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+        turns.append(taken)
+
+    script = (
+        "import sys\n"
+        "from sqlmodel import Session\n"
+        "from app import services\n"
+        "from app.db import make_engine\n"
+        "from tests.helpers.databases import settings_for\n"
+        "from tests.helpers.documents import army\n"
+        "engine = make_engine(settings_for(sys.argv[1], MUSTER_DB_BUSY_TIMEOUT_MS=1000))\n"
+        "with Session(engine) as session:\n"
+        "    for version in range(1, 31):\n"
+        "        services.replace_roster(session, sys.argv[2], army(name=f'v{version}'),"
+        " version)\n"
+        "engine.dispose()\n")
+    threads = [threading.Thread(target=keep_the_turn_busy) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        other = subprocess.run([sys.executable, "-c", script, sqlite_url, other_id], cwd=ROOT,
+                               capture_output=True, timeout=120)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert failures == []
+    assert other.returncode == 0, other.stderr.decode()[-2000:]
+    assert min(turns) > 0  # every thread of this process kept taking turns meanwhile
+    with Session(engine) as session:
+        assert services.get_roster(session, other_id).version == 31
