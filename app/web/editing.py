@@ -9,7 +9,6 @@ removing units) live here; each system's own (its unit form) in `app.web.systems
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -87,7 +86,7 @@ def duplicate_unit(doc: Document, form: Form) -> Document:
     if len(doc["units"]) >= MAX_UNITS:
         raise EditError("units", f"at most {MAX_UNITS} units")
     i = index(form, "unit", len(doc["units"]))
-    twin = copy.deepcopy(doc["units"][i])
+    twin = copied(doc["units"][i])
     # Only one unit may carry the commander; the copy is an ordinary unit.
     if "flags" in twin:
         twin["flags"] = [f for f in twin["flags"] if f != "commander"]
@@ -120,6 +119,16 @@ COMMON: dict[str, Action] = {
 }
 
 
+def copied(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists and scalars): what copy.deepcopy does here,
+    in under half the time (no memo, no type dispatch); every change copies the document."""
+    if isinstance(value, dict):
+        return {key: copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copied(item) for item in value]
+    return value
+
+
 def apply(document: Document, form: Form, actions: dict[str, Action]) -> Document:
     """The document after the action the form names (a button's `action` wins over `op`).
 
@@ -133,7 +142,7 @@ def apply(document: Document, form: Form, actions: dict[str, Action]) -> Documen
         form = Form([*form.items_list(), ("line", argument)])
     if action not in COMMON and action not in actions:
         raise EditError("action", f"unknown action {action[:40]!r}")
-    doc = copy.deepcopy(document)
+    doc = copied(document)
     if action in COMMON:
         doc = COMMON[action](doc, form)
     if action in actions:
