@@ -11,8 +11,10 @@ limit so the preparation can store one roster per connection). A roster of 10 un
 for each connection, and one browser identity (device and CSRF cookies, obtained from the edit
 links as a browser does) may edit them all. The load generator runs in this process (asyncio
 on uvloop, raw keep-alive HTTP/1.1 connections, requests prepared in advance), keeps
---connections requests in flight (each connection is reopened every 50 requests, so that
-the workers share the connections), and alternates fixed-length rounds of the four endpoints:
+--connections requests in flight (each connection is reopened every 50 requests or every
+second, whichever comes first, so that the workers share the connections; the time to
+connect counts in that request's latency), and alternates fixed-length rounds of the four
+endpoints:
 
     GET  /healthz              the trivial endpoint
     GET  /r/{id}               the share view of a 10-unit roster (a full page)
@@ -64,6 +66,7 @@ LABELS = {"healthz": "GET /healthz", "view": "GET /r/{id}", "edit": "POST /r/{id
           "price": "POST /api/v1/price"}
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 RECONNECT = 50  # requests per connection, as a browser's keep-alive connection ends too
+RECONNECT_SECONDS = 1.0  # or seconds, whichever comes first
 KINDS = [("light_horse", "composite_bow"), ("medium_horse", "lance"), ("heavy_foot", "pike"),
          ("light_foot", "crossbow")]
 
@@ -209,19 +212,25 @@ async def run_round(setup: Setup, endpoint: str, connections: int, seconds: floa
             # People do not all click at the same instant: each editor starts at a random
             # moment of its first pause, or the round would open with 32 changes at once.
             await asyncio.sleep(think * pauses.uniform(0, 1))
+        opened = time.perf_counter()
         try:
             while time.perf_counter() < stop:
                 n += 1
-                if n % RECONNECT == 0:
+                connecting = 0.0
+                if n % RECONNECT == 0 or time.perf_counter() - opened > RECONNECT_SECONDS:
                     # Workers share one listening socket; a connection held for a whole round
-                    # stays with whichever worker accepted it, which can leave one worker idle.
+                    # stays with whichever worker accepted it, which can leave one worker idle
+                    # (slow requests, as edits are, reach 50 only after a round is over). The
+                    # time to connect counts in the latency of the request that waited for it.
                     writer.close()
+                    opened = time.perf_counter()
                     reader, writer = await asyncio.open_connection("127.0.0.1", setup.port)
+                    connecting = (time.perf_counter() - opened) * 1000
                 if endpoint == "edit":
                     request = edit_request(setup, target, n)
                 else:
                     request = fixed.get(endpoint, view)
-                latencies.append(await exchange(reader, writer, request, endpoint))
+                latencies.append(connecting + await exchange(reader, writer, request, endpoint))
                 if endpoint == "edit":
                     target.version += 1
                 if think:
