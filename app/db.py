@@ -238,20 +238,35 @@ def _lock_file(path: Path) -> int:
     return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
 
+@dataclass(frozen=True)
+class _DriverStatement:
+    sql: str
+    order: tuple[str, ...] | None  # parameter names in order, for a positional paramstyle
+    # Per column, what SQLAlchemy would make of the driver's value (SQLite hands back dates
+    # as text), or None where the value is already right.
+    processors: tuple[Callable[[Any], Any] | None, ...]
+
+
 @functools.cache
-def _driver_sql(statement: Select[Any], dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
+def _driver_statement(statement: Select[Any], dialect: Dialect) -> _DriverStatement:
     compiled = statement.compile(dialect=dialect)
-    return str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None
+    return _DriverStatement(
+        str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None,
+        tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
+              for column in statement.selected_columns))
 
 
-def read_one(engine: Engine, statement: Select[Any], params: dict[str, Any]) -> Any | None:
-    """The first row of a one-statement read, run by the driver itself, outside a transaction.
+def read_one(engine: Engine, statement: Select[Any],
+             params: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The first row of a one-statement read, run by the driver itself, outside a transaction,
+    with its values as SQLAlchemy would give them.
 
     For the hottest reads only: SQLAlchemy's connection and execution machinery costs more
     than the read. Driver errors come out as SQLAlchemy's (so a database that is away is
     answered 503), and a connection found broken is dropped from the pool.
     """
-    sql, order = _driver_sql(statement, engine.dialect)
+    prepared = _driver_statement(statement, engine.dialect)
+    sql, order = prepared.sql, prepared.order
     arguments = tuple(params[name] for name in order) if order is not None else params
     sqlite = engine.dialect.name == "sqlite"
     dbapi_error = engine.dialect.loaded_dbapi.Error
@@ -273,7 +288,6 @@ def read_one(engine: Engine, statement: Select[Any], params: dict[str, Any]) -> 
         cursor.close()
         if not sqlite:
             driver.autocommit = False  # type: ignore[union-attr]
-        return row
     except dbapi_error as error:
         broken = engine.dialect.is_disconnect(error, connection.dbapi_connection, cursor)
         connection.invalidate(error)  # never back to the pool in an unknown state
@@ -282,6 +296,10 @@ def read_one(engine: Engine, statement: Select[Any], params: dict[str, Any]) -> 
                                       dialect=engine.dialect) from error
     finally:
         connection.close()
+    if row is None:
+        return None
+    return tuple(value if process is None or value is None else process(value)
+                 for value, process in zip(row, prepared.processors, strict=True))
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -7,7 +7,7 @@ browser's Accept-Language, then English.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel.core import Locale, negotiate_locale
@@ -32,7 +32,15 @@ def as_lang(value: str | None) -> Lang | None:
 
 
 def from_accept_language(header: str) -> Lang | None:
-    """The first supported language in an Accept-Language header, by quality."""
+    """The first supported language in an Accept-Language header, by quality. Kept per
+    header, as a page asks several times and browsers send the same few headers again and
+    again; only headers of a browser's length, so a client cannot fill memory with them."""
+    if len(header) > 256:
+        return _negotiate(header)
+    return _negotiate_kept(header)
+
+
+def _negotiate(header: str) -> Lang | None:
     weighted: list[tuple[float, str]] = []
     for position, part in enumerate(header.split(",")):
         piece = part.strip()
@@ -51,6 +59,9 @@ def from_accept_language(header: str) -> Lang | None:
     if chosen:
         return as_lang(Locale.parse(chosen).language)
     return None
+
+
+_negotiate_kept = lru_cache(maxsize=512)(_negotiate)
 
 
 def request_lang(request: Request) -> Lang:

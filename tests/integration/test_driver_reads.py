@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
-from sqlalchemy import create_engine, exc, func, select
+from sqlalchemy import bindparam, create_engine, exc, func, select
 from sqlmodel import Session
 
 from app import services
@@ -52,3 +54,26 @@ def test_a_database_that_cannot_be_reached_is_reported_as_sqlalchemy_reports_it(
                            connect_args={"connect_timeout": 2})
     with pytest.raises(exc.OperationalError):
         read_one(engine, select(Roster.version).where(Roster.id == "x"), {"id_1": "x"})
+
+
+def test_a_driver_read_gives_the_values_the_orm_gives(database_url: str) -> None:
+    # SQLite hands back dates as text; the editor's read (services.editable_roster) must see
+    # the same dates, with the same types, as every read through a session.
+    engine = make_engine(settings_for(database_url))
+    migrate(engine)
+    try:
+        with Session(engine) as session:
+            roster_id = services.create_roster(session, army()).roster.id
+            services.delete_roster(session, roster_id)
+        with Session(engine) as session:
+            stored = session.get(Roster, roster_id)
+            assert stored is not None
+            expected = (stored.version, stored.created_at, stored.deleted_at, stored.nation)
+        found = read_one(engine, select(Roster.version, Roster.created_at, Roster.deleted_at,
+                                        Roster.nation).where(Roster.id == bindparam("r")),
+                         {"r": roster_id})
+        assert found == expected
+        assert [type(value) for value in found] == [type(value) for value in expected]
+        assert isinstance(found[1], datetime) and isinstance(found[2], datetime)
+    finally:
+        engine.dispose()
