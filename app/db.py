@@ -8,6 +8,7 @@ split by another writer. PostgreSQL needs no such help: its row locks do the sam
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import gc
@@ -16,6 +17,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -28,7 +30,17 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from anyio import to_thread
 from fastapi import FastAPI, Request
-from sqlalchemy import Connection, Dialect, Engine, Select, create_engine, event, exc, text
+from sqlalchemy import (
+    Connection,
+    Dialect,
+    Engine,
+    Executable,
+    Select,
+    create_engine,
+    event,
+    exc,
+    text,
+)
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -108,18 +120,25 @@ def _sqlite_engine(settings: Settings) -> Engine:
     wait = settings.db_busy_timeout_ms / 1000
     across = TurnAcrossProcesses(path) if path is not None else None
 
+    def _take_turn(dbapi_connection: Any) -> None:
+        deadline = time.monotonic() + wait
+        if not turns.acquire(timeout=wait):
+            raise _locked()
+        holders.add(id(dbapi_connection))
+        try:
+            if across is not None:
+                across.take(deadline)
+        except BaseException:
+            _end_turn(dbapi_connection)
+            raise
+
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
         if not connection.get_execution_options().get(WRITER):
             connection.exec_driver_sql("BEGIN")
             return
-        deadline = time.monotonic() + wait
-        if not turns.acquire(timeout=wait):
-            raise _locked()
-        holders.add(id(connection.connection.dbapi_connection))
+        _take_turn(connection.connection.dbapi_connection)
         try:
-            if across is not None:
-                across.take(deadline)
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         except BaseException:
             _end_turn(connection.connection.dbapi_connection)
@@ -166,7 +185,15 @@ def _sqlite_engine(settings: Settings) -> Engine:
     # once the database has finished (SQLAlchemy's events fire before, not after).
     dialect.do_commit = do_commit  # type: ignore[method-assign]
     dialect.do_rollback = do_rollback  # type: ignore[method-assign]
+    _WRITER_TURNS[engine] = (_take_turn, _end_turn)
     return engine
+
+
+# A SQLite engine's writers' turn, for writes that go to the driver (write_then): take it for a
+# driver connection, end it once that connection has committed or rolled back.
+_WRITER_TURNS: weakref.WeakKeyDictionary[Engine, tuple[Callable[[Any], None],
+                                                       Callable[[Any], None]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def _locked() -> exc.OperationalError:
@@ -240,20 +267,33 @@ def _lock_file(path: Path) -> int:
 
 @dataclass(frozen=True)
 class _DriverStatement:
+    """A statement as its driver takes it, with what SQLAlchemy does to values on the way in
+    and out (SQLite stores dates as text), or None where a value goes as it is."""
+
     sql: str
     order: tuple[str, ...] | None  # parameter names in order, for a positional paramstyle
-    # Per column, what SQLAlchemy would make of the driver's value (SQLite hands back dates
-    # as text), or None where the value is already right.
-    processors: tuple[Callable[[Any], Any] | None, ...]
+    bind: dict[str, Callable[[Any], Any] | None]
+    results: tuple[Callable[[Any], Any] | None, ...]  # per column of the rows
+
+    def arguments(self, params: dict[str, Any]) -> Any:
+        values = {name: params[name] if process is None or params[name] is None
+                  else process(params[name]) for name, process in self.bind.items()}
+        return tuple(values[name] for name in self.order) if self.order is not None else values
+
+    def row(self, found: Any) -> tuple[Any, ...]:
+        return tuple(value if process is None or value is None else process(value)
+                     for value, process in zip(found, self.results, strict=True))
 
 
 @functools.cache
-def _driver_statement(statement: Select[Any], dialect: Dialect) -> _DriverStatement:
+def _driver_statement(statement: Executable, dialect: Dialect) -> _DriverStatement:
     compiled = statement.compile(dialect=dialect)
     return _DriverStatement(
         str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None,
+        {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+         for bind, name in compiled.bind_names.items()},
         tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
-              for column in statement.selected_columns))
+              for column in getattr(statement, "exported_columns", ())))
 
 
 def read_one(engine: Engine, statement: Select[Any],
@@ -266,8 +306,7 @@ def read_one(engine: Engine, statement: Select[Any],
     answered 503), and a connection found broken is dropped from the pool.
     """
     prepared = _driver_statement(statement, engine.dialect)
-    sql, order = prepared.sql, prepared.order
-    arguments = tuple(params[name] for name in order) if order is not None else params
+    sql, arguments = prepared.sql, prepared.arguments(params)
     sqlite = engine.dialect.name == "sqlite"
     dbapi_error = engine.dialect.loaded_dbapi.Error
     try:
@@ -296,10 +335,59 @@ def read_one(engine: Engine, statement: Select[Any],
                                       dialect=engine.dialect) from error
     finally:
         connection.close()
-    if row is None:
-        return None
-    return tuple(value if process is None or value is None else process(value)
-                 for value, process in zip(row, prepared.processors, strict=True))
+    return None if row is None else prepared.row(row)
+
+
+def write_then(engine: Engine, first: Executable, then: Executable,
+               params: dict[str, Any]) -> tuple[Any, ...] | None:
+    """Run `first` (a statement RETURNING a row) and, when it returns one, `then`, in one
+    transaction run by the driver itself; the row, or None when nothing was written.
+
+    For the editor's change: on SQLite writers take turns (see _sqlite_engine), and the
+    Python that SQLAlchemy runs between BEGIN and COMMIT kept every other writer waiting,
+    the more so the busier the process. Errors come out as SQLAlchemy's, as in read_one.
+    """
+    one, two = (_driver_statement(statement, engine.dialect) for statement in (first, then))
+    turn = _WRITER_TURNS.get(engine)
+    dbapi_error = engine.dialect.loaded_dbapi.Error
+    try:
+        connection = engine.raw_connection()
+    except dbapi_error as error:  # the database cannot be reached
+        raise exc.DBAPIError.instance(None, None, error, dbapi_error,
+                                      dialect=engine.dialect) from error
+    driver = connection.dbapi_connection
+    cursor = None
+    sql = one.sql
+    try:
+        if turn is not None:
+            turn[0](driver)
+        try:
+            cursor = connection.cursor()
+            if turn is not None:
+                cursor.execute("BEGIN IMMEDIATE")
+            cursor.execute(one.sql, one.arguments(params))
+            row = cursor.fetchone()
+            if row is not None:
+                sql = two.sql
+                cursor.execute(two.sql, two.arguments(params))
+            cursor.close()
+            connection.commit()
+        except BaseException:
+            with contextlib.suppress(dbapi_error):  # a broken connection is dropped below
+                connection.rollback()
+            raise
+        finally:
+            if turn is not None:
+                turn[1](driver)
+    except dbapi_error as error:
+        broken = engine.dialect.is_disconnect(error, driver, cursor)
+        connection.invalidate(error)  # never back to the pool in an unknown state
+        raise exc.DBAPIError.instance(sql, params, error, dbapi_error,
+                                      connection_invalidated=broken,
+                                      dialect=engine.dialect) from error
+    finally:
+        connection.close()
+    return None if row is None else one.row(row)
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -22,7 +22,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
-from app.db import WRITER, read_one
+from app.db import WRITER, read_one, write_then
 from app.models import (
     NAME_LENGTH,
     Device,
@@ -279,18 +279,20 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     values = {f"new_{name}": value for name, value in _summary(doc, evaluation).items()}
     values.update(roster_id=roster_id, expected=expected_version,
                   new_version=expected_version + 1, new_document=text, new_updated_at=now)
-    with _transaction(session, write=True):
-        if 1 <= expected_version < MAX_VERSION:
-            connection = session.connection()
-            moved = connection.execute(_NEXT_VERSION, values).first()
-            if moved is not None:
-                connection.execute(_REVISION, values)
-                return StoredRoster(
-                    id=roster_id, version=expected_version + 1, document=doc,
-                    ruleset=values["new_ruleset"], name=values["new_name"],
-                    created_at=_utc(moved.created_at), updated_at=now,
-                    copied_from_id=moved.copied_from_id,
-                    copied_from_version=moved.copied_from_version)
+    if session.in_transaction():  # as _transaction does: a fresh snapshot
+        session.commit()
+    if 1 <= expected_version < MAX_VERSION:
+        # Straight to the driver (app.db.write_then): on SQLite every other writer waits
+        # while this one writes, so nothing but the two statements runs in between.
+        moved = write_then(session.get_bind(), _NEXT_VERSION, _REVISION, values)
+        if moved is not None:
+            created_at, copied_from_id, copied_from_version = moved
+            return StoredRoster(
+                id=roster_id, version=expected_version + 1, document=doc,
+                ruleset=values["new_ruleset"], name=values["new_name"],
+                created_at=_utc(created_at), updated_at=now,
+                copied_from_id=copied_from_id, copied_from_version=copied_from_version)
+    with _transaction(session):
         current = _live(session, roster_id)
     raise VersionConflict(_stored(current))
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from sqlalchemy import bindparam, create_engine, exc, func, select
+from sqlalchemy import bindparam, create_engine, delete, exc, func, select
 from sqlmodel import Session
 
 from app import services
 from app.db import make_engine, migrate, read_one
-from app.models import Roster
+from app.models import Revision, Roster
 from app.web.share_views import live_version
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
@@ -75,5 +75,41 @@ def test_a_driver_read_gives_the_values_the_orm_gives(database_url: str) -> None
         assert found == expected
         assert [type(value) for value in found] == [type(value) for value in expected]
         assert isinstance(found[1], datetime) and isinstance(found[2], datetime)
+    finally:
+        engine.dispose()
+
+
+def test_a_change_written_by_the_driver_reads_back_as_written_and_fails_whole(
+        database_url: str) -> None:
+    # The editor's change goes to the driver (app.db.write_then): what it stores must read
+    # back through the ORM as any other write, and a change that fails halfway stores nothing
+    # and leaves the next writer free to write.
+    engine = make_engine(settings_for(database_url, MUSTER_DB_BUSY_TIMEOUT_MS=1000))
+    migrate(engine)
+    try:
+        with Session(engine) as session:
+            roster_id = services.create_roster(session, army()).roster.id
+            changed = services.replace_roster(session, roster_id, army(name="Вторая"), 1)
+        with Session(engine) as session:
+            stored = services.get_roster(session, roster_id)
+            row = session.get(Roster, roster_id)
+            assert row is not None
+            assert (stored.version, stored.name, stored.updated_at, stored.created_at) == (
+                changed.version, "Вторая", changed.updated_at, changed.created_at)
+            assert (row.name, row.search_name, row.version) == ("Вторая", "вторая", 2)
+            [_, second] = services.list_revisions(session, roster_id)
+            assert (second.version, second.created_at) == (2, changed.updated_at)
+            # Revision 3 exists already: the change to version 3 fails at its second statement.
+            session.add(Revision(roster_id=roster_id, version=3, created_at=services.utcnow(),
+                                 document="{}"))
+            session.commit()
+        with Session(engine) as session, pytest.raises(exc.IntegrityError):
+            services.replace_roster(session, roster_id, army(name="Третья"), 2)
+        with Session(engine) as session:
+            assert services.get_roster(session, roster_id).name == "Вторая"  # nothing stored
+            session.execute(delete(Revision).where(Revision.version == 3))
+            session.commit()
+            assert services.replace_roster(session, roster_id, army(name="Третья"),
+                                           2).version == 3
     finally:
         engine.dispose()
