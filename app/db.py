@@ -296,97 +296,101 @@ def _driver_statement(statement: Executable, dialect: Dialect) -> _DriverStateme
               for column in getattr(statement, "exported_columns", ())))
 
 
+class _OnTheDriver:
+    """One use of a pooled driver connection, for read_one and write_then: driver errors
+    come out as SQLAlchemy's (so a database that is away is answered 503, as everywhere), a
+    connection that failed is dropped from the pool, and the connection always goes back."""
+
+    def __init__(self, engine: Engine, params: dict[str, Any]) -> None:
+        self.engine, self.params = engine, params
+        self.error_type: type[Exception] = engine.dialect.loaded_dbapi.Error
+        self.sql: str | None = None  # the statement running, named in an error
+        self.cursor: Any = None
+
+    def __enter__(self) -> _OnTheDriver:
+        try:
+            self.connection = self.engine.raw_connection()
+        except self.error_type as error:  # the database cannot be reached
+            raise exc.DBAPIError.instance(None, None, error, self.error_type,
+                                          dialect=self.engine.dialect) from error
+        return self
+
+    def execute(self, sql: str, arguments: Any) -> Any:
+        if self.cursor is None:
+            self.cursor = self.connection.cursor()
+        self.sql = sql
+        self.cursor.execute(sql, arguments)
+        return self.cursor
+
+    def __exit__(self, _kind: Any, error: BaseException | None, _trace: Any) -> None:
+        try:
+            if self.cursor is not None:
+                with contextlib.suppress(self.error_type):
+                    self.cursor.close()
+            if isinstance(error, self.error_type):
+                broken = self.engine.dialect.is_disconnect(
+                    error, self.connection.dbapi_connection, self.cursor)
+                self.connection.invalidate(error)  # never back to the pool in an unknown state
+                raise exc.DBAPIError.instance(self.sql, self.params, error, self.error_type,
+                                              connection_invalidated=broken,
+                                              dialect=self.engine.dialect) from error
+        finally:
+            self.connection.close()
+
+
 def read_one(engine: Engine, statement: Select[Any],
              params: dict[str, Any]) -> tuple[Any, ...] | None:
     """The first row of a one-statement read, run by the driver itself, outside a transaction,
-    with its values as SQLAlchemy would give them.
+    with its values as SQLAlchemy would give them (errors as in _OnTheDriver).
 
     For the hottest reads only: SQLAlchemy's connection and execution machinery costs more
-    than the read. Driver errors come out as SQLAlchemy's (so a database that is away is
-    answered 503), and a connection found broken is dropped from the pool.
+    than the read.
     """
     prepared = _driver_statement(statement, engine.dialect)
-    sql, arguments = prepared.sql, prepared.arguments(params)
+    arguments = prepared.arguments(params)  # before autocommit is set: a missing one raises
     sqlite = engine.dialect.name == "sqlite"
-    dbapi_error = engine.dialect.loaded_dbapi.Error
-    try:
-        connection = engine.raw_connection()
-    except dbapi_error as error:  # the database cannot be reached
-        raise exc.DBAPIError.instance(None, None, error, dbapi_error,
-                                      dialect=engine.dialect) from error
-    cursor = None
-    try:
-        driver = connection.driver_connection
+    with _OnTheDriver(engine, params) as call:
+        driver = call.connection.driver_connection
         if not sqlite:
             # No BEGIN and COMMIT round trips. (SQLite's connections run a lone statement
             # outside a transaction already: see _sqlite_engine.)
             driver.autocommit = True  # type: ignore[union-attr]
-        cursor = connection.cursor()
-        cursor.execute(sql, arguments)
-        row = cursor.fetchone()
-        cursor.close()
+        row = call.execute(prepared.sql, arguments).fetchone()
         if not sqlite:
             driver.autocommit = False  # type: ignore[union-attr]
-    except dbapi_error as error:
-        broken = engine.dialect.is_disconnect(error, connection.dbapi_connection, cursor)
-        connection.invalidate(error)  # never back to the pool in an unknown state
-        raise exc.DBAPIError.instance(sql, params, error, dbapi_error,
-                                      connection_invalidated=broken,
-                                      dialect=engine.dialect) from error
-    finally:
-        connection.close()
     return None if row is None else prepared.row(row)
 
 
 def write_then(engine: Engine, first: Executable, then: Executable,
                params: dict[str, Any]) -> tuple[Any, ...] | None:
     """Run `first` (a statement RETURNING a row) and, when it returns one, `then`, in one
-    transaction run by the driver itself; the row, or None when nothing was written.
+    transaction run by the driver itself; the row, or None when nothing was written (errors
+    as in _OnTheDriver; a failed write is rolled back whole).
 
     For the editor's change: on SQLite writers take turns (see _sqlite_engine), and the
     Python that SQLAlchemy runs between BEGIN and COMMIT kept every other writer waiting,
-    the more so the busier the process. Errors come out as SQLAlchemy's, as in read_one.
+    the more so the busier the process.
     """
     one, two = (_driver_statement(statement, engine.dialect) for statement in (first, then))
     turn = _WRITER_TURNS.get(engine)
-    dbapi_error = engine.dialect.loaded_dbapi.Error
-    try:
-        connection = engine.raw_connection()
-    except dbapi_error as error:  # the database cannot be reached
-        raise exc.DBAPIError.instance(None, None, error, dbapi_error,
-                                      dialect=engine.dialect) from error
-    driver = connection.dbapi_connection
-    cursor = None
-    sql = one.sql
-    try:
+    with _OnTheDriver(engine, params) as call:
+        driver = call.connection.dbapi_connection
         if turn is not None:
             turn[0](driver)
         try:
-            cursor = connection.cursor()
             if turn is not None:
-                cursor.execute("BEGIN IMMEDIATE")
-            cursor.execute(one.sql, one.arguments(params))
-            row = cursor.fetchone()
+                call.execute("BEGIN IMMEDIATE", ())
+            row = call.execute(one.sql, one.arguments(params)).fetchone()
             if row is not None:
-                sql = two.sql
-                cursor.execute(two.sql, two.arguments(params))
-            cursor.close()
-            connection.commit()
+                call.execute(two.sql, two.arguments(params))
+            call.connection.commit()
         except BaseException:
-            with contextlib.suppress(dbapi_error):  # a broken connection is dropped below
-                connection.rollback()
+            with contextlib.suppress(call.error_type):  # a broken connection is dropped
+                call.connection.rollback()
             raise
         finally:
             if turn is not None:
                 turn[1](driver)
-    except dbapi_error as error:
-        broken = engine.dialect.is_disconnect(error, driver, cursor)
-        connection.invalidate(error)  # never back to the pool in an unknown state
-        raise exc.DBAPIError.instance(sql, params, error, dbapi_error,
-                                      connection_invalidated=broken,
-                                      dialect=engine.dialect) from error
-    finally:
-        connection.close()
     return None if row is None else one.row(row)
 
 

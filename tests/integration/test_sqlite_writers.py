@@ -43,6 +43,23 @@ def engine(sqlite_url: str) -> Iterator[Engine]:
     built.dispose()
 
 
+def other_process(writes: str, busy_timeout_ms: int = 5000) -> str:
+    """A script for another server process writing the same file (its URL is argv[1]):
+    `writes` runs with a `session` open."""
+    body = "".join(f"    {line}\n" for line in writes.splitlines())
+    return ("import sys\n"
+            "from sqlmodel import Session\n"
+            "from app import services\n"
+            "from app.db import make_engine\n"
+            "from tests.helpers.databases import settings_for\n"
+            "from tests.helpers.documents import army\n"
+            "engine = make_engine(settings_for(sys.argv[1], "
+            f"MUSTER_DB_BUSY_TIMEOUT_MS={busy_timeout_ms}))\n"
+            "with Session(engine) as session:\n"
+            f"{body}"
+            "engine.dispose()\n")
+
+
 def lock_is_free(database: Path) -> bool:
     fd = os.open(database.with_name(database.name + "-writer"), os.O_RDWR)
     try:
@@ -118,20 +135,11 @@ def test_writers_in_other_processes_wait_for_the_turn_and_land(
     with Session(engine) as session:
         roster_id = services.create_roster(session, army()).roster.id
     # Another server process writes the same file 40 times while this one writes too.
-    script = (
-        "import sys\n"
-        "from sqlmodel import Session\n"
-        "from app import services\n"
-        "from app.db import make_engine\n"
-        "from tests.helpers.databases import settings_for\n"
-        "from tests.helpers.documents import army\n"
-        "engine = make_engine(settings_for(sys.argv[1]))\n"
-        "with Session(engine) as session:\n"
-        "    for n in range(40):\n"
-        "        services.create_roster(session, army(name=f'другой {n}'))\n"
-        "engine.dispose()\n")
-    other = subprocess.Popen([sys.executable, "-c", script, sqlite_url], cwd=ROOT,
-                             stderr=subprocess.PIPE)
+    other = subprocess.Popen(
+        [sys.executable, "-c", other_process(
+            "for n in range(40):\n"
+            "    services.create_roster(session, army(name=f'другой {n}'))\n"), sqlite_url],
+        cwd=ROOT, stderr=subprocess.PIPE)
     with Session(engine) as session:
         for version in range(1, 41):
             services.replace_roster(session, roster_id, army(name=f"v{version}"), version)
@@ -185,19 +193,10 @@ def test_a_process_whose_writers_keep_the_database_busy_does_not_starve_another(
             failures.append(error)
         turns.append(taken)
 
-    script = (
-        "import sys\n"
-        "from sqlmodel import Session\n"
-        "from app import services\n"
-        "from app.db import make_engine\n"
-        "from tests.helpers.databases import settings_for\n"
-        "from tests.helpers.documents import army\n"
-        "engine = make_engine(settings_for(sys.argv[1], MUSTER_DB_BUSY_TIMEOUT_MS=1000))\n"
-        "with Session(engine) as session:\n"
-        "    for version in range(1, 31):\n"
-        "        services.replace_roster(session, sys.argv[2], army(name=f'v{version}'),"
-        " version)\n"
-        "engine.dispose()\n")
+    script = other_process(
+        "for version in range(1, 31):\n"
+        "    services.replace_roster(session, sys.argv[2], army(name=f'v{version}'), version)\n",
+        busy_timeout_ms=1000)
     threads = [threading.Thread(target=keep_the_turn_busy) for _ in range(4)]
     for thread in threads:
         thread.start()
