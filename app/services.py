@@ -139,11 +139,16 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-@contextmanager
-def _transaction(session: Session, *, write: bool = False) -> Iterator[None]:
-    # A transaction the caller left open would pin an old snapshot; start from a fresh one.
+def _end_open_transaction(session: Session) -> None:
+    """A transaction the caller left open would pin an old snapshot (and, on SQLite, keep a
+    read lock): what follows starts from a fresh one."""
     if session.in_transaction():
         session.commit()
+
+
+@contextmanager
+def _transaction(session: Session, *, write: bool = False) -> Iterator[None]:
+    _end_open_transaction(session)
     if write:
         session.connection(execution_options={WRITER: True})
     elif session.get_bind().dialect.name != "sqlite":
@@ -279,8 +284,7 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     values = {f"new_{name}": value for name, value in _summary(doc, evaluation).items()}
     values.update(roster_id=roster_id, expected=expected_version,
                   new_version=expected_version + 1, new_document=text, new_updated_at=now)
-    if session.in_transaction():  # as _transaction does: a fresh snapshot
-        session.commit()
+    _end_open_transaction(session)  # the driver's connection is not the session's
     if 1 <= expected_version < MAX_VERSION:
         # Straight to the driver (app.db.write_then): on SQLite every other writer waits
         # while this one writes, so nothing but the two statements runs in between.
@@ -441,8 +445,7 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
     the roster exists, as the grant is asked first); RosterNotFound for a deleted roster."""
     if not device_token:
         raise EditRefused(roster_id)
-    if session.in_transaction():  # as _transaction does: a fresh snapshot
-        session.commit()
+    _end_open_transaction(session)  # the driver's connection is not the session's
     # Straight to the driver (app.db.read_one): the session's transaction and execution
     # machinery cost more than this one indexed read.
     found = read_one(session.get_bind(), _EDITABLE,
