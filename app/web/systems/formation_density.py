@@ -7,14 +7,13 @@ the rule system's model then checks ranges and ids, so a bad field is refused na
 
 from __future__ import annotations
 
-import copy
 import re
 from fractions import Fraction
 from typing import Any
 
 from app.rules.base import Lang, percent_text, pick
 from app.rules.limits import MAX_LINES, MAX_UNITS
-from app.web.editing import Document, EditError, Form, checked, index, whole
+from app.web.editing import Document, EditError, Form, checked, copied, index, whole
 
 RULESET = "formation_density"
 LINE_FLAGS = ("shield", "armour", "mounted", "cavalry_armour", "moved_straight")
@@ -78,7 +77,7 @@ def add_line(doc: Document, form: Form) -> Document:
         raise EditError("lines", pick(_lang(form), f"at most {MAX_LINES} lines in a unit",
                                       f"не больше {MAX_LINES} линий в отряде"))
     # A new line starts as a copy of the last one, a rank deep: the player then changes it.
-    twin = copy.deepcopy(lines[-1])
+    twin = copied(lines[-1])
     twin["count"] = min(doc["units"][i]["files"], 500)
     lines.append(twin)
     return doc
