@@ -346,6 +346,13 @@ def read_one(engine: Engine, statement: Select[Any],
     For the hottest reads only: SQLAlchemy's connection and execution machinery costs more
     than the read.
     """
+    return _alone(engine, statement, params)
+
+
+def _alone(engine: Engine, statement: Executable,
+           params: dict[str, Any]) -> tuple[Any, ...] | None:
+    """Run one statement by the driver outside a transaction (for a write, the statement is
+    its own transaction); its first row, converted as SQLAlchemy converts values."""
     prepared = _driver_statement(statement, engine.dialect)
     arguments = prepared.arguments(params)  # before autocommit is set: a missing one raises
     sqlite = engine.dialect.name == "sqlite"
@@ -362,15 +369,19 @@ def read_one(engine: Engine, statement: Select[Any],
 
 
 def write_then(engine: Engine, first: Executable, then: Executable,
-               params: dict[str, Any]) -> tuple[Any, ...] | None:
+               params: dict[str, Any], *, as_one: Executable | None = None,
+               ) -> tuple[Any, ...] | None:
     """Run `first` (a statement RETURNING a row) and, when it returns one, `then`, in one
     transaction run by the driver itself; the row, or None when nothing was written (errors
-    as in _OnTheDriver; a failed write is rolled back whole).
+    as in _OnTheDriver; a failed write is rolled back whole). On PostgreSQL, `as_one`, the
+    same write as one statement returning the same row, runs instead, as its own transaction.
 
     For the editor's change: on SQLite writers take turns (see _sqlite_engine), and the
     Python that SQLAlchemy runs between BEGIN and COMMIT kept every other writer waiting,
-    the more so the busier the process.
+    the more so the busier the process. On PostgreSQL each statement is a round trip.
     """
+    if as_one is not None and engine.dialect.name == "postgresql":
+        return _alone(engine, as_one, params)
     one, two = (_driver_statement(statement, engine.dialect) for statement in (first, then))
     turn = _WRITER_TURNS.get(engine)
     with _OnTheDriver(engine, params) as call:
