@@ -9,27 +9,83 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment, FileSystemLoader, nodes
+from jinja2.visitor import NodeTransformer
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from app.rules import RULESETS
+from app.rules.base import LANGS, Lang
 from app.web import i18n
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
+TRANSLATORS = ("_", "t")  # the i18n extension's gettext, and the plain one below
+
+
+class _Literals(NodeTransformer):
+    """Translate `_("…")` and `t("…")` of one literal string while a template compiles, so a
+    page does not call gettext (and escape its answer) for every label on every request: on
+    an editor change those calls were a third of drawing the answer. Each result is what the
+    call gives at run time: `_` (the i18n extension's, newstyle) is markup formatted with no
+    variables ("%%" becomes "%"), `t` is plain text, escaped when written."""
+
+    def __init__(self, lang: Lang) -> None:
+        self.translations = i18n.translations(lang)
+
+    def visit_Call(self, node: nodes.Call) -> nodes.Node:
+        self.generic_visit(node)
+        callee, args = node.node, node.args
+        if not (isinstance(callee, nodes.Name) and callee.name in TRANSLATORS
+                and len(args) == 1 and isinstance(args[0], nodes.Const)
+                and isinstance(args[0].value, str) and not node.kwargs
+                and node.dyn_args is None and node.dyn_kwargs is None):
+            return node
+        text = self.translations.ugettext(args[0].value)
+        if callee.name == "_":
+            return nodes.MarkSafe(nodes.Const(str(Markup(text) % {})), lineno=node.lineno)
+        return nodes.Const(text, lineno=node.lineno)
+
+
+def _binds_translator(template: nodes.Template) -> bool:
+    """Whether the template names a variable `_` or `t` itself (a loop over troop types `t`):
+    there the names are not the translators, and nothing is translated early."""
+    return any(name.name in TRANSLATORS and name.ctx in ("store", "param")
+               for name in template.find_all(nodes.Name))
+
+
+class LanguageEnvironment(Environment):
+    """The templates as compiled for one language (see _Literals)."""
+
+    lang: Lang = "en"
+
+    def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
+                  defer_init: bool = False) -> str:
+        if not _binds_translator(source):
+            source = _Literals(self.lang).visit(source)
+        return super()._generate(source, name, filename, defer_init)
+
 
 # Autoescape every template, whatever its extension. Templates ship with the code, so they are
 # not checked for changes on every page (a stat of each file, 5 % of an editor change).
-env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
-                  extensions=["jinja2.ext.i18n"], auto_reload=False)
-templates = Jinja2Blocks(env=env)
+env = LanguageEnvironment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
+                          extensions=["jinja2.ext.i18n"], auto_reload=False)
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
 env.globals["RULESETS"] = RULESETS
 # A plain gettext for hot loops: the i18n extension's `_` goes through the template context
 # on every call, which on a 100-unit editor cost more than the rest of the page.
 env.globals["t"] = i18n.gettext
+
+
+def _for(lang: Lang) -> Jinja2Blocks:
+    # An overlay shares the loader, globals and filters, and keeps its own compiled templates.
+    overlay = env.overlay()
+    overlay.lang = lang  # type: ignore[attr-defined]
+    return Jinja2Blocks(env=overlay)
+
+
+TEMPLATES: dict[Lang, Jinja2Blocks] = {lang: _for(lang) for lang in LANGS}
 
 
 def points(value: float | int | None) -> str:
@@ -86,6 +142,7 @@ def render(request: Request, name: str, context: dict[str, Any] | None = None, *
     i18n.use_lang(lang)
     ctx = {"lang": lang, "request": request, **(context or {})}
     kwargs: dict[str, Any] = {"status_code": status_code, "headers": headers}
+    templates = TEMPLATES[lang]
     if blocks and is_htmx(request):
         response = templates.TemplateResponse(request, name, ctx, block_names=blocks, **kwargs)
     else:

@@ -1,0 +1,62 @@
+"""Labels translated while templates compile (app/web/templating.py) read as at run time."""
+
+from __future__ import annotations
+
+import pytest
+from jinja2 import Environment, FileSystemLoader
+
+from app.rules.base import LANGS
+from app.web import i18n
+from app.web.templating import TEMPLATE_DIR, TEMPLATES, env
+
+# Markup, "%%", an apostrophe, and a label of a template that names a loop variable `t`.
+SOURCE = """{{ _("“About X” is a band (for example about 50 %% is 40–60 %%)") }}
+{{ t("Points") }} {{ _("Points") }} {{ t("Unit %(n)s")|format(n=3) }} {{ _("Unit %(n)s", n=4) }}
+<a title="{{ t("Historical (keep the nation's proportions)") }}">
+{{ _("Historical (keep the nation's proportions)") }}</a>
+{{ t(label) }}"""
+SHADOWED = """{% for t in items %}{{ t("Points") }}{% endfor %} {{ _("Points") }}"""
+
+
+def _at_run_time() -> Environment:
+    plain = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
+                        extensions=["jinja2.ext.i18n"])
+    plain.install_gettext_callables(i18n.gettext, i18n.ngettext,  # type: ignore[attr-defined]
+                                    newstyle=True)
+    plain.globals.update(env.globals)
+    plain.filters.update(env.filters)
+    return plain
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_labels_translated_early_read_as_gettext_gives_them_at_run_time(lang: str) -> None:
+    i18n.use_lang(lang)  # type: ignore[arg-type]
+    early = TEMPLATES[lang].env.from_string(SOURCE).render(label="Totals")  # type: ignore[index]
+    assert early == _at_run_time().from_string(SOURCE).render(label="Totals")
+    if lang == "ru":
+        assert "Очки" in early and "Points" not in early
+    assert "50 %" in early and "%%" not in early
+
+
+def test_a_template_naming_its_own_t_is_left_to_run_time() -> None:
+    i18n.use_lang("ru")
+    shadowed = TEMPLATES["ru"].env.from_string(SHADOWED)
+    assert shadowed.render(items=[lambda text: f"[{text}]"]) == "[Points] Очки"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["rosters/about.html", "rosters/refused.html"])
+def test_whole_pages_draw_as_at_run_time(lang: str, name: str) -> None:
+    # about.html names a loop variable `t` (troop types) and is drawn at run time; refused.html
+    # and the page frame they share are translated early.
+    from types import SimpleNamespace
+
+    from app.routes.pages import _names
+
+    i18n.use_lang(lang)  # type: ignore[arg-type]
+    url = SimpleNamespace(path="/about", query="")
+    context = {"lang": lang, "request": SimpleNamespace(url=url), "csrf": "x",
+               "names": _names(lang), "message": "<b>refused</b>"}
+    early = TEMPLATES[lang].env.get_template(name).render(context)  # type: ignore[index]
+    assert early == _at_run_time().get_template(name).render(context)
+    assert "&lt;b&gt;refused" in early or name != "rosters/refused.html"
