@@ -9,6 +9,7 @@ split by another writer. PostgreSQL needs no such help: its row locks do the sam
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import functools
 import gc
@@ -186,6 +187,7 @@ def _sqlite_engine(settings: Settings) -> Engine:
     dialect.do_commit = do_commit  # type: ignore[method-assign]
     dialect.do_rollback = do_rollback  # type: ignore[method-assign]
     _WRITER_TURNS[engine] = (_take_turn, _end_turn)
+    _GROUP_COMMITS[engine] = _GroupCommit(engine)
     return engine
 
 
@@ -378,31 +380,143 @@ def write_then(engine: Engine, first: Executable, then: Executable,
 
     For the editor's change: on SQLite writers take turns (see _sqlite_engine), and the
     Python that SQLAlchemy runs between BEGIN and COMMIT kept every other writer waiting,
-    the more so the busier the process. On PostgreSQL each statement is a round trip.
+    the more so the busier the process. On PostgreSQL each statement is a round trip. On
+    SQLite the writes of a process's threads that wait for the turn at the same moment are
+    committed together (_GroupCommit).
     """
     if as_one is not None and engine.dialect.name == "postgresql":
         return _alone(engine, as_one, params)
     one, two = (_driver_statement(statement, engine.dialect) for statement in (first, then))
-    turn = _WRITER_TURNS.get(engine)
+    write = _Write(one, two, params, one.arguments(params), two.arguments(params))
+    group = _GROUP_COMMITS.get(engine)
+    if group is not None:
+        return group.write(write)
     with _OnTheDriver(engine, params) as call:
-        driver = call.connection.dbapi_connection
-        if turn is not None:
-            turn[0](driver)
+        row = call.execute(one.sql, write.first_arguments).fetchone()
+        if row is not None:
+            call.execute(two.sql, write.then_arguments)
         try:
-            if turn is not None:
-                call.execute("BEGIN IMMEDIATE", ())
-            row = call.execute(one.sql, one.arguments(params)).fetchone()
-            if row is not None:
-                call.execute(two.sql, two.arguments(params))
             call.connection.commit()
         except BaseException:
-            with contextlib.suppress(call.error_type):  # a broken connection is dropped
+            with contextlib.suppress(call.error_type):
                 call.connection.rollback()
             raise
-        finally:
-            if turn is not None:
-                turn[1](driver)
     return None if row is None else one.row(row)
+
+
+@dataclass
+class _Write:
+    """One writer's two statements, waiting to be committed with others."""
+
+    first: _DriverStatement
+    then: _DriverStatement
+    params: dict[str, Any]
+    first_arguments: Any
+    then_arguments: Any
+    row: tuple[Any, ...] | None = None
+    failed: BaseException | None = None  # a driver error, or what failed the whole batch
+    failed_sql: str | None = None
+    leads: bool = False
+    woken: threading.Event = dataclasses.field(default_factory=threading.Event)
+
+
+class _GroupCommit:
+    """SQLite writes of one process, committed in batches: one turn, one transaction and one
+    `fsync` for every write that was waiting when the turn came, each write in a savepoint of
+    its own so that one that fails leaves the others whole.
+
+    Each commit with `synchronous = FULL` waits for the disk, and writers take turns, so with
+    one write per commit the disk's flushes bounded the writes per second and every writer
+    queued behind them. The first writer to arrive leads: it takes the turn, writes the whole
+    queue, commits, wakes the others with their results, and hands the lead to whoever queued
+    meanwhile. A write is answered only after the commit that holds it, as before.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.lock = threading.Lock()
+        self.queue: list[_Write] = []
+        self.leading = False
+
+    def write(self, write: _Write) -> tuple[Any, ...] | None:
+        with self.lock:
+            self.queue.append(write)
+            if not self.leading:
+                self.leading = write.leads = True
+        if not write.leads:
+            write.woken.wait()  # with a result, or to lead (the leader always wakes us)
+        if write.leads:
+            self._lead()
+        if write.failed is not None:
+            if isinstance(write.failed, self.engine.dialect.loaded_dbapi.Error):
+                # A wrapper of its own per writer: one exception raised in several threads
+                # would share (and garble) its traceback.
+                raise exc.DBAPIError.instance(
+                    write.failed_sql, write.params, write.failed,
+                    self.engine.dialect.loaded_dbapi.Error, dialect=self.engine.dialect,
+                ) from write.failed
+            raise write.failed
+        return write.row
+
+    def _lead(self) -> None:
+        batch: list[_Write] = []
+        try:
+            self._commit(batch)
+        except BaseException as error:
+            if not batch:  # the turn never came: those queued for it give up with the leader
+                with self.lock:
+                    batch[:], self.queue = self.queue, []
+            failed = error.orig if isinstance(error, exc.DBAPIError) else error
+            sql = error.statement if isinstance(error, exc.DBAPIError) else None
+            for write in batch:  # nothing of the batch was committed
+                write.row, write.failed, write.failed_sql = None, failed, sql
+        finally:
+            with self.lock:
+                if self.queue:
+                    self.queue[0].leads = True
+                    self.queue[0].woken.set()
+                else:
+                    self.leading = False
+            for write in batch:
+                write.woken.set()
+
+    def _commit(self, batch: list[_Write]) -> None:
+        """Take the turn, then write and commit everything queued by then (into `batch`):
+        whoever queued while the leader waited for the turn is written with it."""
+        take_turn, end_turn = _WRITER_TURNS[self.engine]
+        with _OnTheDriver(self.engine, {}) as call:
+            driver = call.connection.dbapi_connection
+            take_turn(driver)
+            try:
+                with self.lock:
+                    batch[:], self.queue = self.queue, []
+                call.params = batch[0].params
+                call.execute("BEGIN IMMEDIATE", ())
+                for write in batch:
+                    call.execute("SAVEPOINT write", ())
+                    try:
+                        row = call.execute(write.first.sql, write.first_arguments).fetchone()
+                        if row is not None:
+                            call.execute(write.then.sql, write.then_arguments)
+                    except call.error_type as error:
+                        if not driver.in_transaction:  # SQLite rolled the batch back itself
+                            raise
+                        call.execute("ROLLBACK TO write", ())
+                        write.failed, write.failed_sql = error, call.sql
+                    else:
+                        write.row = None if row is None else write.first.row(row)
+                    call.execute("RELEASE write", ())
+                call.connection.commit()
+            except BaseException:
+                with contextlib.suppress(call.error_type):  # a broken connection is dropped
+                    call.connection.rollback()
+                raise
+            finally:
+                end_turn(driver)
+
+
+# A SQLite engine's batches of writes (write_then), made with the engine.
+_GROUP_COMMITS: weakref.WeakKeyDictionary[Engine, _GroupCommit] = weakref.WeakKeyDictionary()
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -2,8 +2,8 @@
 
 What a user relies on: every write from many threads and several processes lands; a writer
 that fails or loses its connection gives up its turn, so the next one does not wait out the
-busy timeout; and the turn across processes is an advisory lock the kernel drops with its
-holder.
+busy timeout; the turn across processes is an advisory lock the kernel drops with its holder;
+and writes committed together still stand or fail each on its own.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from sqlalchemy import Engine, exc, text
 from sqlmodel import Session
 
 from app import services
-from app.db import WRITER, make_engine, migrate
+from app.db import _GROUP_COMMITS, WRITER, make_engine, migrate
+from app.models import Revision
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 
@@ -212,3 +213,58 @@ def test_a_process_whose_writers_keep_the_database_busy_does_not_starve_another(
     assert min(turns) > 0  # every thread of this process kept taking turns meanwhile
     with Session(engine) as session:
         assert services.get_roster(session, other_id).version == 31
+
+
+def test_writes_queued_for_the_turn_are_committed_together_each_whole_or_not_at_all(
+        engine: Engine, sqlite_url: str) -> None:
+    # Another process holds the turn while three editors of this one change three rosters:
+    # they queue, and the first to arrive writes all three in one transaction when the turn
+    # comes (app/db.py, _GroupCommit). One change stands, one fails at its second statement
+    # (its revision exists already), one is stale: each answer is its own, and the failed
+    # and stale ones leave their rosters as they were.
+    database = Path(sqlite_url.removeprefix("sqlite:///"))
+    # Time enough for all three to queue however slow the machine: the turn comes at once.
+    patient = make_engine(settings_for(sqlite_url, MUSTER_DB_BUSY_TIMEOUT_MS=30000))
+    with Session(engine) as session:
+        ids = [services.create_roster(session, army(name=n)).roster.id
+               for n in ("стоит", "падает", "устарел")]
+        session.add(Revision(roster_id=ids[1], version=2, created_at=services.utcnow(),
+                             document="{}"))
+        session.commit()
+    answers: dict[int, object] = {}
+
+    def change(n: int, expected: int) -> None:
+        try:
+            with Session(patient) as own:
+                answers[n] = services.replace_roster(own, ids[n], army(name=f"новое {n}"),
+                                                     expected).version
+        except Exception as error:  # noqa: BLE001 - each answer is checked below
+            answers[n] = error
+
+    other = os.open(database.with_name(database.name + "-writer"), os.O_RDWR)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    threads = [threading.Thread(target=change, args=(n, expected))
+               for n, expected in ((0, 1), (1, 1), (2, 7))]
+    try:
+        for thread in threads:
+            thread.start()
+        group = _GROUP_COMMITS[patient]
+        deadline = time.monotonic() + 10
+        while len(group.queue) < 3 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert len(group.queue) == 3 and answers == {}  # all three wait for the one turn
+    finally:
+        os.close(other)
+    for thread in threads:
+        thread.join(timeout=30)
+    patient.dispose()
+    assert answers[0] == 2
+    assert isinstance(answers[1], exc.IntegrityError)
+    assert isinstance(answers[2], services.VersionConflict)
+    with Session(engine) as session:
+        assert [services.get_roster(session, i).version for i in ids] == [2, 1, 1]
+        assert [services.get_roster(session, i).name for i in ids] == [
+            "новое 0", "падает", "устарел"]
+        assert [r.version for r in services.list_revisions(session, ids[0])] == [1, 2]
+    with Session(engine) as session:  # the turn was handed on: the next change lands
+        assert services.replace_roster(session, ids[2], army(name="потом"), 1).version == 2
