@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 from starlette.responses import Response
@@ -229,10 +229,10 @@ def _choices(session: Any, ids: list[str], lang: Lang) -> tuple[list[Choice], li
     return choices, loaded, problems
 
 
-@router.get("/calc/melee", include_in_schema=False)
+@router.get("/calc/melee", include_in_schema=False,
+            dependencies=[Depends(i18n.page_language)])
 def melee_page(request: Request, session: SessionDep) -> Response:
     lang = i18n.request_lang(request)
-    i18n.use_lang(lang)
     params = request.query_params
     wanted: list[str] = []
     problems: list[str] = []

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import TypeAdapter, ValidationError
 from sqlmodel import Session
@@ -30,7 +30,7 @@ from app.web.security import csrf_ok, same_origin
 from app.web.systems import SYSTEMS
 from app.web.templating import is_htmx, render
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
 DOCUMENT = TypeAdapter(RosterDocument)
 DEVICE_COOKIE = "muster_device"
 CSRF_COOKIE = "muster_csrf"

@@ -77,6 +77,13 @@ def use_lang(lang: Lang) -> None:
     _current.set(lang)
 
 
+async def page_language(request: Request) -> None:
+    """A page router's dependency: the request's language for every message the route makes,
+    not only for its template (a refusal or a conflict was worded before the template chose
+    the language, and so came in English to a Russian page). Async: no worker-thread trip."""
+    use_lang(request_lang(request))
+
+
 def current_lang() -> Lang:
     return _current.get()
 

@@ -143,6 +143,27 @@ def test_engines_are_added_and_priced(client: TestClient) -> None:
     assert roster["result"]["total"] == 15
 
 
+def test_a_russian_page_words_its_refusals_and_conflicts_in_russian(
+        client: TestClient) -> None:
+    # The route words these before its template is drawn: they must still follow the page's
+    # language, not the language of whatever request this thread served before.
+    roster_id = create_army(client)
+    client.get(f"/lang/ru?next=/r/{roster_id}/edit")
+    stale = version_of(client, roster_id)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
+        "csrf": client.cookies.get("muster_csrf"), "version": str(stale),
+        "op": "add_unit", "preset": "knights"})
+    assert response.status_code == 409
+    assert "другой вкладке" in response.text and "another tab" not in response.text
+    missing = client.get("/r/no-such-roster")
+    assert missing.status_code == 404 and "По этому адресу" in missing.text
+    client.get("/lang/en?next=/")
+    assert "another tab" in client.post(f"/r/{roster_id}/edit", headers=HX, data={
+        "csrf": client.cookies.get("muster_csrf"), "version": str(stale),
+        "op": "add_unit", "preset": "knights"}).text
+
+
 def test_bad_figures_are_refused_with_the_field_named_and_nothing_changes(
         client: TestClient) -> None:
     roster_id = create_army(client)
