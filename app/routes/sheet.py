@@ -91,7 +91,7 @@ def print_sheet(
     share_url = f"{str(request.base_url).rstrip('/')}/r/{roster.id}"
     context: dict[str, Any] = {
         "lang": sheet_lang,
-        "t": system.print_words(sheet_lang),
+        "words": system.print_words(sheet_lang),
         "sheet": sheet,
         "roster_id": roster.id,
         "chosen": optional,

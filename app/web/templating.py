@@ -49,8 +49,9 @@ class _Literals(NodeTransformer):
 
 
 def _binds_translator(template: nodes.Template) -> bool:
-    """Whether the template names a variable `_` or `t` itself (a loop over troop types `t`):
-    there the names are not the translators, and nothing is translated early."""
+    """Whether the template names a variable `_` or `t` itself (say, a loop `for t in …`):
+    there the names are not the translators, and nothing is translated early. (A context
+    cannot be seen here: no route passes one named `_` or `t`.)"""
     return any(name.name in TRANSLATORS and name.ctx in ("store", "param")
                for name in template.find_all(nodes.Name))
 
@@ -69,6 +70,7 @@ class LanguageEnvironment(Environment):
 
 # Autoescape every template, whatever its extension. Templates ship with the code, so they are
 # not checked for changes on every page (a stat of each file, 5 % of an editor change).
+# `env` holds the settings; pages are drawn by its overlays in TEMPLATES, one per language.
 env = LanguageEnvironment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
                           extensions=["jinja2.ext.i18n"], auto_reload=False)
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
