@@ -22,6 +22,13 @@ endpoints:
                                roster, so no change conflicts; a stored new version each time)
     POST /api/v1/price         price and judge a 20-unit roster
 
+The servers of one database (one per worker count, each with its own database file or schema)
+run side by side and take turns: each round of an endpoint runs on every server in turn, the
+order reversed every other round, while the others stand idle. A virtual machine's speed drifts
+over minutes (its host lends it more or less of the CPU), so servers measured one after the
+other would compare two different machines; taking turns, each ratio (2 workers to 1, an
+endpoint to healthz) compares rounds a few seconds apart.
+
 Every answer must be 200. Latency is measured per request from send to the last byte. Those
 rounds run flat out (a connection sends its next request as soon as it has an answer: the
 server's saturation). A last round of editing has each connection pause --think seconds
@@ -42,7 +49,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -255,33 +262,54 @@ class Figures:
                    percentile(latencies, 0.99), len(latencies))
 
 
-async def measure(setup: Setup, connections: int, seconds: float, rounds: int,
-                  think: float) -> tuple[dict[str, Figures], float]:
+async def measure(setups: dict[int, Setup], connections: int, seconds: float, rounds: int,
+                  think: float) -> tuple[dict[int, dict[str, Figures]], dict[int, float]]:
+    """Rounds of every endpoint on every server in turn (`setups` by worker count); the
+    figures and the load generator's share of a core, by worker count."""
+    order = list(setups)
     for endpoint in ENDPOINTS:  # warm every path (and every worker) first
-        await run_round(setup, endpoint, connections, 1.0)
-    found: dict[str, list[float]] = {e: [] for e in ENDPOINTS}
-    cpu = time.process_time()
-    for _ in range(rounds):
+        for count in order:
+            await run_round(setups[count], endpoint, connections, 1.0)
+    found: dict[int, dict[str, list[float]]] = {c: {e: [] for e in ENDPOINTS} for c in order}
+    cpu = dict.fromkeys(order, 0.0)
+    for n in range(rounds):
         for endpoint in ENDPOINTS:
-            found[endpoint] += await run_round(setup, endpoint, connections, seconds)
-    cpu = time.process_time() - cpu
+            # Reversed every other round, so that neither server always follows the other.
+            for count in (order if n % 2 == 0 else order[::-1]):
+                started = time.process_time()
+                found[count][endpoint] += await run_round(setups[count], endpoint,
+                                                          connections, seconds)
+                cpu[count] += time.process_time() - started
     spent = rounds * seconds
-    figures = {e: Figures.of(v, spent) for e, v in found.items()}
+    figures = {c: {e: Figures.of(v, spent) for e, v in found[c].items()} for c in order}
     if think:  # editors at a human pace rather than flat out
-        paced = await run_round(setup, "edit", connections, 2 * seconds, think)
-        figures["edit_paced"] = Figures.of(paced, 2 * seconds)
-    return figures, cpu / (len(ENDPOINTS) * spent)
+        for count in order:
+            paced = await run_round(setups[count], "edit", connections, 2 * seconds, think)
+            figures[count]["edit_paced"] = Figures.of(paced, 2 * seconds)
+    return figures, {c: cpu[c] / (len(ENDPOINTS) * spent) for c in order}
 
 
-def run_config(backend: str, workers: int, args: argparse.Namespace) -> dict[str, Figures]:
-    with tempfile.TemporaryDirectory(prefix="muster-load-") as name:
-        folder = Path(name)
-        with database(backend, args.postgres, folder) as url, \
-                server(url, workers, folder) as port:
-            setup = prepare(port, args.connections)
-            with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-                figures, generator_cpu = runner.run(
-                    measure(setup, args.connections, args.seconds, args.rounds, args.think))
+def run_backend(backend: str, workers: list[int],
+                args: argparse.Namespace) -> dict[int, dict[str, Figures]]:
+    """Every worker count's server for one database, measured taking turns."""
+    with tempfile.TemporaryDirectory(prefix="muster-load-") as name, ExitStack() as stack:
+        setups = {}
+        for count in workers:
+            folder = Path(name) / f"{count}-workers"
+            folder.mkdir()
+            url = stack.enter_context(database(backend, args.postgres, folder))
+            port = stack.enter_context(server(url, count, folder))
+            setups[count] = prepare(port, args.connections)
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            figures, generator_cpu = runner.run(
+                measure(setups, args.connections, args.seconds, args.rounds, args.think))
+    for count in workers:
+        report(backend, count, figures[count], generator_cpu[count], args)
+    return figures
+
+
+def report(backend: str, workers: int, figures: dict[str, Figures], generator_cpu: float,
+           args: argparse.Namespace) -> None:
     print(f"\n{backend}, {workers} worker{'s' if workers > 1 else ''}, {args.connections} "
           f"connections, {args.rounds}×{args.seconds:g} s per endpoint "
           f"(load generator: {generator_cpu:.0%} of one core)")
@@ -295,7 +323,6 @@ def run_config(backend: str, workers: int, args: argparse.Namespace) -> dict[str
         print(f"    {LABELS['edit']:<20} {f.rate:7.0f} req/s   p50 {f.p50:6.1f} ms   "
               f"p99 {f.p99:6.1f} ms   each connection pausing ~{args.think * 1000:.0f} ms "
               f"between changes ({f.answers} × 200)")
-    return figures
 
 
 def _loop_factory() -> Any:
@@ -349,8 +376,8 @@ def main() -> None:
           f"{platform.python_version()}; server and load generator share them")
     results = {}
     for backend in args.backends.split(","):
-        for count in workers:
-            results[backend, count] = run_config(backend, count, args)
+        for count, figures in run_backend(backend, workers, args).items():
+            results[backend, count] = figures
     verdicts(results, workers)
 
 
