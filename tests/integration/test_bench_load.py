@@ -1,0 +1,39 @@
+"""`bench/load.py`, the README's load figures, kept runnable: a short run against real uvicorn
+servers (1 and 2 workers, on this run's database) must get a 200 for every request of every
+endpoint and print each server's figures and the verdicts. Nothing here judges speed: a route,
+form field or cookie the script no longer matches fails it, not a slow machine."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from tests.helpers.databases import POSTGRES_URL, TEST_BACKEND
+from tests.helpers.servers import PROJECT
+
+ENDPOINT_LINE = re.compile(r"^\s+(GET|POST) (\S+)\s+(\d+) req/s .*\((\d+) × 200\)$")
+
+
+def test_a_short_load_run_gets_a_200_for_every_request_on_both_servers() -> None:
+    run = subprocess.run(
+        [sys.executable, "bench/load.py", "--backends", TEST_BACKEND, "--workers", "1,2",
+         "--seconds", "0.3", "--rounds", "2", "--connections", "4", "--think", "0.05",
+         "--postgres", POSTGRES_URL],
+        cwd=PROJECT, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    assert "server log has tracebacks" not in run.stdout
+
+    blocks = run.stdout.split(f"\n{TEST_BACKEND}, ")[1:]
+    assert [b.split(",")[0] for b in blocks] == ["1 worker", "2 workers"], run.stdout
+    for block in blocks:
+        lines = [m for m in map(ENDPOINT_LINE.match, block.splitlines()) if m]
+        # The four endpoints flat out, then editing at a human pace; each answered.
+        assert [(m[1], m[2]) for m in lines] == [
+            ("GET", "/healthz"), ("GET", "/r/{id}"), ("POST", "/r/{id}/edit"),
+            ("POST", "/api/v1/price"), ("POST", "/r/{id}/edit")], block
+        assert all(int(m[4]) > 0 for m in lines), block
+
+    verdicts = run.stdout.split("\nTargets\n")[1]
+    for endpoint in ("GET /healthz", "GET /r/{id}", "POST /r/{id}/edit", "POST /api/v1/price"):
+        assert f"{TEST_BACKEND}: 2 workers / 1 worker, {endpoint}: " in verdicts
