@@ -48,14 +48,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"field": "body", "message": "nested too deeply", "type": "value_error",
                  "loc": ["body"]}]})
 
+    # A request is matched against the routers in this order, route by route: the pages
+    # (share view, editor changes) come right after the probes, as they are most requests.
+    # No two routers share a path and method, so the order changes no answer.
     app.include_router(health.router)
+    app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(export.router)
     app.include_router(rosters.router)
     app.include_router(sheet.router)
     app.include_router(order_test.router)
     app.include_router(melee.router)
-    app.include_router(pages.router)
     api_docs.install(app)  # before /static: its files are mounted under /static/api-docs
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

@@ -69,3 +69,41 @@ def test_whole_pages_draw_as_at_run_time(lang: str, name: str) -> None:
     assert early == _at_run_time().get_template(name).render(context)
     if name == "rosters/refused.html":
         assert "&lt;b&gt;refused" in early
+
+
+ATTRIBUTES = """{{ d.cost }}|{{ d.items | default("none") is string }}|{{ d.missing is defined }}|\
+{{ d.keys() | list | length }}|{{ o.real }}|{{ n.cost }}"""
+
+
+class _Dict(dict):  # type: ignore[type-arg]
+    """A dict subclass may have attributes of its own: Jinja's own lookup order holds."""
+
+    cost = "attribute"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_attribute_lookup_on_dicts_reads_as_jinja_does(lang: str) -> None:
+    # The shortcut for plain dicts (app/web/templating.py) must give what Jinja gives:
+    # keys for names, methods for a dict's own method names (even with a key of that name),
+    # undefined for what is neither, and attributes first on anything else.
+    context = {"d": {"cost": 7, "items": "a key", "keys": "a key"}, "o": 3,
+               "n": _Dict(cost="key")}
+    early = TEMPLATES[lang].env.from_string(ATTRIBUTES).render(context)  # type: ignore[index]
+    assert early == _at_run_time().from_string(ATTRIBUTES).render(context)
+    assert early == "7|False|False|3|3|attribute"
+
+
+def test_drawn_option_lists_mark_the_selected_value_each_time() -> None:
+    # Option lists are kept once drawn (app/web/templating.py): each later call must still
+    # mark its own selection, escape the names, and never answer for another dict.
+    from app.web.templating import options
+
+    names = {"a": "<A>", "none": "nothing", "b": "B"}
+    for _ in range(2):
+        assert options(names, "b") == ('<option value="a">&lt;A&gt;</option>'
+                                       '<option value="none">nothing</option>'
+                                       '<option value="b" selected>B</option>')
+        assert 'value="a" selected' in options(names, "a")
+        assert '<option value="none">—</option>' in options(names, "a", "—")
+    other = {"a": "other"}
+    assert options(other, "a") == '<option value="a" selected>other</option>'
