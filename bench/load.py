@@ -115,6 +115,14 @@ def database(backend: str, postgres: str, folder: Path) -> Iterator[str]:
 
 @contextmanager
 def server(url: str, workers: int, folder: Path) -> Iterator[int]:
+    """A uvicorn server of this tree's code on a free port; its port."""
+    with serving(url, workers, folder, ROOT) as (port, _pid):
+        yield port
+
+
+@contextmanager
+def serving(url: str, workers: int, folder: Path, root: Path) -> Iterator[tuple[int, int]]:
+    """A uvicorn server of the code in `root` on a free port; its port and process id."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MUSTER_DATA_DIR")}
     env.update(DATABASE_URL=url, MUSTER_CREATION_LIMIT="0", MUSTER_LOG_LEVEL="warning")
@@ -122,7 +130,7 @@ def server(url: str, workers: int, folder: Path) -> Iterator[int]:
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1", "--port",
          str(port), "--workers", str(workers), "--log-level", "warning", "--no-access-log"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -136,7 +144,7 @@ def server(url: str, workers: int, folder: Path) -> Iterator[int]:
             if time.monotonic() > deadline:
                 raise RuntimeError("server did not start in 60 s")
             time.sleep(0.1)
-        yield port
+        yield port, process.pid
     finally:
         os.killpg(process.pid, 15)
         try:

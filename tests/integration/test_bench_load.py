@@ -37,3 +37,31 @@ def test_a_short_load_run_gets_a_200_for_every_request_on_both_servers() -> None
     verdicts = run.stdout.split("\nTargets\n")[1]
     for endpoint in ("GET /healthz", "GET /r/{id}", "POST /r/{id}/edit", "POST /api/v1/price"):
         assert f"{TEST_BACKEND}: 2 workers / 1 worker, {endpoint}: " in verdicts
+
+
+COMPARE_LINE = re.compile(r"^\s+(GET|POST) (\S+)\s+(before|after)\s+CPU\s+([\d.]+) ms/request\s+"
+                          r"(\d+) req/s")
+
+
+def test_bench_compare_measures_two_code_trees_taking_turns() -> None:
+    # The tree against itself: both servers start from their own tree, answer every round
+    # and report a CPU time per request for each endpoint asked for.
+    run = subprocess.run(
+        [sys.executable, "bench/compare.py", str(PROJECT), ".", "--endpoints", "edit,healthz",
+         "--rounds", "2", "--seconds", "0.3", "--connections", "4", "--backend", TEST_BACKEND,
+         "--postgres", POSTGRES_URL],
+        cwd=PROJECT, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    assert "server log has tracebacks" not in run.stdout
+    found = [m for m in map(COMPARE_LINE.match, run.stdout.splitlines()) if m]
+    assert [(m[2], m[3]) for m in found] == [
+        ("/r/{id}/edit", "before"), ("/r/{id}/edit", "after"),
+        ("/healthz", "before"), ("/healthz", "after")], run.stdout
+    assert all(float(m[4]) > 0 and int(m[5]) > 0 for m in found), run.stdout
+    assert run.stdout.count("after/before: ") == 2
+
+
+def test_bench_compare_refuses_a_folder_without_the_app() -> None:
+    run = subprocess.run([sys.executable, "bench/compare.py", "bench", "."], cwd=PROJECT,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "before:" in run.stderr and "app/asgi.py" in run.stderr
