@@ -10,8 +10,8 @@ round. Each figure thus compares rounds seconds apart, on the same machine.
 
 Run from the newer tree, naming the other (say, a `git worktree` of the commit before):
 
-    git worktree add /tmp/before HEAD~1
-    python bench/compare.py /tmp/before . [--endpoints edit,healthz] [--rounds 6] [--seconds 3]
+    git worktree add ../before HEAD~1
+    python bench/compare.py ../before . [--endpoints edit,healthz] [--rounds 6] [--seconds 3]
 
 Bounded: rounds × endpoints × 2 × seconds, plus about 10 s to start and prepare the servers.
 """
