@@ -131,7 +131,8 @@ env.filters["points"] = points
 # editor draws two per line of every unit it sends. The dict itself is kept with its entry, so
 # a key's id cannot be reused by another dict while the entry lives.
 _DRAWN_OPTIONS: dict[tuple[int, str, str | None], tuple[dict[str, str], Markup]] = {}
-_DRAWN_OPTIONS_MAX = 4096  # selected values are catalogue ids, but a bound costs nothing
+_DRAWN_OPTIONS_MAX = 1024  # selected values are catalogue ids (a few hundred pairs); a bound
+# keeps even a pathological mix to about a megabyte
 
 
 def options(names: dict[str, str], selected: str, blank: str | None = None) -> Markup:
