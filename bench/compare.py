@@ -36,9 +36,12 @@ from bench.load import (  # noqa: E402
     Setup,
     _loop_factory,
     database,
+    positive,
     prepare,
     run_round,
     serving,
+    turns,
+    warm,
 )
 from bench.soak import server_pids  # noqa: E402
 
@@ -60,19 +63,13 @@ async def take_turns(servers: dict[str, tuple[Setup, list[int]]], endpoints: lis
     """Per (tree, endpoint): (ms of CPU per request, requests per second) of each round."""
     found: dict[tuple[str, str], list[tuple[float, float]]] = {
         (tree, endpoint): [] for tree in servers for endpoint in endpoints}
-    trees = list(servers)
-    for endpoint in endpoints:  # warm every path first
-        for tree in trees:
-            await run_round(servers[tree][0], endpoint, connections, 1.0)
-    for n in range(rounds):
-        for endpoint in endpoints:
-            for tree in (trees if n % 2 == 0 else trees[::-1]):
-                setup, pids = servers[tree]
-                before = cpu_seconds(pids)
-                answered = await run_round(setup, endpoint, connections, seconds)
-                spent = cpu_seconds(pids) - before
-                found[tree, endpoint].append((1000 * spent / len(answered),
-                                              len(answered) / seconds))
+    await warm([setup for setup, _ in servers.values()], endpoints, connections)
+    for endpoint, tree in turns(list(servers), endpoints, rounds):
+        setup, pids = servers[tree]
+        before = cpu_seconds(pids)
+        answered = await run_round(setup, endpoint, connections, seconds)
+        spent = cpu_seconds(pids) - before
+        found[tree, endpoint].append((1000 * spent / len(answered), len(answered) / seconds))
     return found
 
 
@@ -83,9 +80,10 @@ def main() -> None:
     parser.add_argument("after", type=Path, help="the code tree of the change")
     parser.add_argument("--endpoints", default="edit,healthz",
                         help=f"some of {','.join(ENDPOINTS)}")
-    parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--seconds", type=float, default=3.0, help="length of one round")
-    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--rounds", type=positive(int), default=6)
+    parser.add_argument("--seconds", type=positive(float), default=3.0,
+                        help="length of one round")
+    parser.add_argument("--connections", type=positive(int), default=32)
     parser.add_argument("--backend", default="sqlite", choices=["sqlite", "postgresql"])
     parser.add_argument("--postgres", default=os.environ.get("MUSTER_TEST_POSTGRES_URL",
                                                              DEFAULT_POSTGRES))

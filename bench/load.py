@@ -48,11 +48,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import httpx
@@ -270,24 +270,50 @@ class Figures:
                    percentile(latencies, 0.99), len(latencies))
 
 
+K = TypeVar("K")
+
+
+def turns(servers: list[K], endpoints: Sequence[str], rounds: int) -> Iterator[tuple[str, K]]:
+    """(endpoint, server) of each round, every server in turn; the order is reversed every
+    other round, so that neither server always follows the other."""
+    for n in range(rounds):
+        for endpoint in endpoints:
+            for server in (servers if n % 2 == 0 else servers[::-1]):
+                yield endpoint, server
+
+
+async def warm(setups: Sequence[Setup], endpoints: Sequence[str], connections: int) -> None:
+    """A second of every endpoint on every server (and so every worker), not counted."""
+    for endpoint in endpoints:
+        for setup in setups:
+            await run_round(setup, endpoint, connections, 1.0)
+
+
+def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    """An argparse type: a number of `kind` above zero, or a clear error naming the value."""
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be above zero, not {text}")
+        return value
+    return parse
+
+
 async def measure(setups: dict[int, Setup], connections: int, seconds: float, rounds: int,
                   think: float) -> tuple[dict[int, dict[str, Figures]], dict[int, float]]:
     """Rounds of every endpoint on every server in turn (`setups` by worker count); the
     figures and the load generator's share of a core, by worker count."""
     order = list(setups)
-    for endpoint in ENDPOINTS:  # warm every path (and every worker) first
-        for count in order:
-            await run_round(setups[count], endpoint, connections, 1.0)
+    await warm(list(setups.values()), ENDPOINTS, connections)
     found: dict[int, dict[str, list[float]]] = {c: {e: [] for e in ENDPOINTS} for c in order}
     cpu = dict.fromkeys(order, 0.0)
-    for n in range(rounds):
-        for endpoint in ENDPOINTS:
-            # Reversed every other round, so that neither server always follows the other.
-            for count in (order if n % 2 == 0 else order[::-1]):
-                started = time.process_time()
-                found[count][endpoint] += await run_round(setups[count], endpoint,
-                                                          connections, seconds)
-                cpu[count] += time.process_time() - started
+    for endpoint, count in turns(order, ENDPOINTS, rounds):
+        started = time.process_time()
+        found[count][endpoint] += await run_round(setups[count], endpoint, connections, seconds)
+        cpu[count] += time.process_time() - started
     spent = rounds * seconds
     figures = {c: {e: Figures.of(v, spent) for e, v in found[c].items()} for c in order}
     if think:  # editors at a human pace rather than flat out
@@ -367,9 +393,10 @@ def verdicts(results: dict[tuple[str, int], dict[str, Figures]], workers: list[i
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=4.0, help="length of one round")
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--seconds", type=positive(float), default=4.0,
+                        help="length of one round")
+    parser.add_argument("--rounds", type=positive(int), default=2)
+    parser.add_argument("--connections", type=positive(int), default=32)
     parser.add_argument("--think", type=float, default=0.25,
                         help="seconds an editor pauses between changes in the paced edit "
                              "round (0: no paced round)")

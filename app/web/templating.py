@@ -71,19 +71,9 @@ class LanguageEnvironment(Environment):
         the failed attribute lookup raised and caught an exception every time (1.2 µs each,
         dozens per editor change). A plain dict has no attributes but its methods, so for
         any other name the key is the same answer, found directly."""
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                return self.undefined(obj=obj, name=attribute)
-        try:  # as Jinja does: the attribute, else the key
-            return getattr(obj, attribute)
-        except AttributeError:
-            pass
-        try:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES and attribute in obj:
             return obj[attribute]
-        except (TypeError, LookupError, AttributeError):
-            return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
 
     def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
                   defer_init: bool = False) -> str:

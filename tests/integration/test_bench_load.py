@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers.databases import POSTGRES_URL, TEST_BACKEND
 from tests.helpers.servers import PROJECT
 
@@ -65,3 +67,21 @@ def test_bench_compare_refuses_a_folder_without_the_app() -> None:
     run = subprocess.run([sys.executable, "bench/compare.py", "bench", "."], cwd=PROJECT,
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "before:" in run.stderr and "app/asgi.py" in run.stderr
+
+
+@pytest.mark.parametrize(("script", "arguments", "named"), [
+    ("bench/compare.py", [".", ".", "--endpoints", "edit,nope"], "--endpoints"),
+    ("bench/compare.py", [".", ".", "--rounds", "0"], "--rounds"),
+    ("bench/compare.py", [".", ".", "--seconds", "fast"], "--seconds"),
+    ("bench/load.py", ["--seconds", "0"], "--seconds"),
+    ("bench/load.py", ["--connections", "-4"], "--connections"),
+])
+def test_bench_scripts_refuse_bad_arguments_by_name_before_starting_anything(
+        script: str, arguments: list[str], named: str) -> None:
+    # A round of no seconds or no connections would end in a division by zero after the
+    # servers had started; the scripts say which argument is wrong instead.
+    run = subprocess.run([sys.executable, script, *arguments], cwd=PROJECT,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert named in run.stderr and "Traceback" not in run.stderr
+    assert "Machine:" not in run.stdout  # nothing was started
