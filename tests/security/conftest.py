@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from app.allowed_methods import every_route
 from app.main import create_app
 from app.models import Roster
 from tests.helpers.databases import settings_for, sqlite_url
@@ -41,10 +42,6 @@ def stored_rosters(client: TestClient) -> int:
 
 
 def routes_of(app: Any) -> list[Any]:
-    """Every route of the app, included routers flattened (newer FastAPI keeps an included
-    router as one entry of `app.routes`; its `iter_route_contexts` walks them)."""
-    try:
-        from fastapi.routing import iter_route_contexts
-    except ImportError:  # FastAPI before included routers were kept whole
-        return list(app.routes)
-    return list(iter_route_contexts(app.routes))
+    """Every route of the app, included routers flattened: the walk the app itself makes
+    to answer `Allow` (app/allowed_methods.py)."""
+    return list(every_route(app.routes))
