@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 from sqlalchemy import bindparam, delete, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -31,7 +31,9 @@ from app.models import (
     utcnow,
 )
 from app.models import Revision as RevisionRow
-from app.rules import Evaluation, RosterDocument, get_ruleset
+from app.rules import Evaluation, get_ruleset
+from app.stored_documents import DOCUMENT as _DOCUMENT
+from app.stored_documents import parsed
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits
@@ -39,7 +41,6 @@ KEY_BYTES = 16  # edit keys: 128 random bits
 # kept only this precisely.
 REMEMBER_AGAIN_AFTER = timedelta(minutes=10)
 MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL
-_DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
 
 SortKey = Literal["name", "nation", "points", "updated"]
 SORT_KEYS: tuple[SortKey, ...] = ("name", "nation", "points", "updated")
@@ -200,7 +201,7 @@ def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[
 
 def _stored(row: Roster | _EditableRow) -> StoredRoster:
     return StoredRoster(
-        id=row.id, version=row.version, document=_DOCUMENT.validate_json(row.document),
+        id=row.id, version=row.version, document=parsed.parse(row.document),
         ruleset=row.ruleset, name=row.name, created_at=_utc(row.created_at),
         updated_at=_utc(row.updated_at), copied_from_id=row.copied_from_id,
         copied_from_version=row.copied_from_version)
@@ -292,6 +293,7 @@ def replace_roster(session: Session, roster_id: str, document: Any,
                            as_one=_NEXT_VERSION_WITH_REVISION)
         if moved is not None:
             created_at, copied_from_id, copied_from_version = moved
+            parsed.keep(text, doc)  # the editor reads this version at its next change
             return StoredRoster(
                 id=roster_id, version=expected_version + 1, document=doc,
                 ruleset=values["new_ruleset"], name=values["new_name"],

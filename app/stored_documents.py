@@ -1,0 +1,54 @@
+"""Roster documents parsed from their stored JSON text, the latest ones kept parsed.
+
+The editor reads the roster it wrote a moment before on every change; parsing the stored text
+into the rule system's model again was a tenth of the change's CPU (bench/compare.py). A
+document model is frozen, so one parse can be shared by every request that reads the same
+text. Texts are the keys: a new version is a new text, so nothing kept can go stale, and a
+text no longer stored is simply never asked for again and falls out.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from app.rules import RosterDocument
+
+DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
+# A roster of some forty units is about 16 KB of text; bigger ones are rare and parsed anew.
+# At most 256 kept per process: a few MB whatever is stored.
+MAX_ENTRIES = 256
+MAX_TEXT = 16 * 1024
+
+
+class ParsedDocuments:
+    def __init__(self, entries: int = MAX_ENTRIES, longest: int = MAX_TEXT) -> None:
+        self.entries = entries
+        self.longest = longest
+        self._kept: dict[str, BaseModel] = {}
+        self._lock = threading.Lock()
+
+    def parse(self, text: str) -> BaseModel:
+        """The document this text holds; invalid text raises pydantic's ValidationError."""
+        found = self._kept.get(text)
+        if found is None:
+            found = DOCUMENT.validate_json(text)
+            self.keep(text, found)
+        return found
+
+    def keep(self, text: str, document: BaseModel) -> None:
+        """Note that `text` is `document` serialised (as it was just stored)."""
+        if len(text) > self.longest:
+            return
+        with self._lock:
+            self._kept[text] = document
+            while len(self._kept) > self.entries:  # the oldest first
+                del self._kept[next(iter(self._kept))]
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+parsed = ParsedDocuments()
