@@ -20,7 +20,7 @@ from app.export_formats import FORMATS
 from app.exports import sheet_of
 from app.rules.base import Lang
 from app.web.i18n import request_lang
-from app.web.templating import render
+from app.web.templating import render, site_address
 
 router = APIRouter(tags=["print"])
 
@@ -88,7 +88,7 @@ def print_sheet(
         sheet = sheet_of(roster.document, sheet_lang, optional)
     except ValueError as error:  # sections are checked above; kept so none can 500
         raise _refuse("sections", str(error)) from error
-    share_url = f"{str(request.base_url).rstrip('/')}/r/{roster.id}"
+    share_url = f"{site_address(request)}/r/{roster.id}"
     context: dict[str, Any] = {
         "lang": sheet_lang,
         "words": system.print_words(sheet_lang),

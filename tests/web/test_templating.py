@@ -7,11 +7,12 @@ from types import SimpleNamespace
 
 import pytest
 from jinja2 import Environment, FileSystemLoader
+from starlette.requests import Request
 
 from app.routes.pages import _names
 from app.rules.base import LANGS
 from app.web import i18n
-from app.web.templating import TEMPLATE_DIR, TEMPLATES, env
+from app.web.templating import TEMPLATE_DIR, TEMPLATES, env, site_address
 
 # Markup, "%%", an apostrophe, a label with variables, and a label that is not a literal.
 SOURCE = """{{ _("“About X” is a band (for example about 50 %% is 40–60 %%)") }}
@@ -107,3 +108,17 @@ def test_drawn_option_lists_mark_the_selected_value_each_time() -> None:
         assert '<option value="none">—</option>' in options(names, "a", "—")
     other = {"a": "other"}
     assert options(other, "a") == '<option value="a" selected>other</option>'
+
+
+@pytest.mark.parametrize("scope, address", [
+    ({"scheme": "http", "server": ("127.0.0.1", 8000), "headers": [(b"host", b"muster.example")]},
+     "http://muster.example"),
+    ({"scheme": "https", "server": ("10.0.0.5", 443), "headers": [(b"host", b"a.example:8443")],
+      "root_path": "/muster"}, "https://a.example:8443/muster"),
+    ({"scheme": "http", "server": ["10.0.0.5", 8080], "headers": []}, "http://10.0.0.5:8080"),
+    ({"scheme": "https", "server": ("10.0.0.5", 443), "headers": [(b"host", b"bad host/x")]},
+     "https://10.0.0.5"),
+])
+def test_site_address_is_starlettes_base_url(scope: dict, address: str) -> None:
+    request = Request({"type": "http", "path": "/r/x/edit", "query_string": b"", **scope})
+    assert site_address(request) == address == str(request.base_url).rstrip("/")
