@@ -386,3 +386,13 @@ def test_a_browser_that_viewed_a_roster_gains_the_edit_right_from_its_link(
         browser.get(f"/r/{created['id']}/edit?key={created['edit_key']}")
         assert browser.get(f"/r/{created['id']}/edit").status_code == 200
         assert "Seen first" in browser.get("/").text
+
+
+def test_the_share_view_answers_head_as_it_answers_get(client: TestClient) -> None:
+    roster_id = create_army(client)
+    got, head = client.get(f"/r/{roster_id}"), client.head(f"/r/{roster_id}")
+    assert got.status_code == head.status_code == 200
+    assert head.content == b""
+    for header in ("content-type", "content-security-policy", "referrer-policy", "vary"):
+        assert head.headers[header] == got.headers[header]
+    assert client.head("/r/no-such-roster").status_code == 404
