@@ -263,11 +263,15 @@ class Figures:
     p50: float
     p99: float
     answers: int
+    rates: list[float]  # of each round, in the order run
 
     @classmethod
-    def of(cls, latencies: list[float], seconds: float) -> Figures:
-        return cls(len(latencies) / seconds, percentile(latencies, 0.5),
-                   percentile(latencies, 0.99), len(latencies))
+    def of(cls, rounds: list[list[float]], seconds: float) -> Figures:
+        """Figures of rounds of `seconds` each, given each round's latencies."""
+        latencies = [ms for one in rounds for ms in one]
+        return cls(len(latencies) / (seconds * len(rounds)), percentile(latencies, 0.5),
+                   percentile(latencies, 0.99), len(latencies),
+                   [len(one) / seconds for one in rounds])
 
 
 K = TypeVar("K")
@@ -308,19 +312,20 @@ async def measure(setups: dict[int, Setup], connections: int, seconds: float, ro
     figures and the load generator's share of a core, by worker count."""
     order = list(setups)
     await warm(list(setups.values()), ENDPOINTS, connections)
-    found: dict[int, dict[str, list[float]]] = {c: {e: [] for e in ENDPOINTS} for c in order}
+    found: dict[int, dict[str, list[list[float]]]] = {
+        c: {e: [] for e in ENDPOINTS} for c in order}
     cpu = dict.fromkeys(order, 0.0)
     for endpoint, count in turns(order, ENDPOINTS, rounds):
         started = time.process_time()
-        found[count][endpoint] += await run_round(setups[count], endpoint, connections, seconds)
+        found[count][endpoint].append(
+            await run_round(setups[count], endpoint, connections, seconds))
         cpu[count] += time.process_time() - started
-    spent = rounds * seconds
-    figures = {c: {e: Figures.of(v, spent) for e, v in found[c].items()} for c in order}
+    figures = {c: {e: Figures.of(v, seconds) for e, v in found[c].items()} for c in order}
     if think:  # editors at a human pace rather than flat out
         for count in order:
             paced = await run_round(setups[count], "edit", connections, 2 * seconds, think)
-            figures[count]["edit_paced"] = Figures.of(paced, 2 * seconds)
-    return figures, {c: cpu[c] / (len(ENDPOINTS) * spent) for c in order}
+            figures[count]["edit_paced"] = Figures.of([paced], 2 * seconds)
+    return figures, {c: cpu[c] / (len(ENDPOINTS) * rounds * seconds) for c in order}
 
 
 def run_backend(backend: str, workers: list[int],
@@ -386,8 +391,15 @@ def verdicts(results: dict[tuple[str, int], dict[str, Figures]], workers: list[i
             if one and two:
                 for endpoint in ENDPOINTS:
                     scale = two[endpoint].rate / one[endpoint].rate
+                    # Round n of one server ran right before or after round n of the other:
+                    # the spread of these pairs shows how far the machine moved meanwhile.
+                    pairs = [b / a for a, b in zip(one[endpoint].rates, two[endpoint].rates,
+                                                   strict=True) if a]
+                    spread = f" (round by round {min(pairs):.2f}–{max(pairs):.2f}×)" \
+                        if len(pairs) > 1 else ""
                     print(f"    {backend}: 2 workers / 1 worker, {LABELS[endpoint]}: "
-                          f"{scale:.2f}× — {'met' if scale >= 1.5 else 'MISSED'} (≥ 1.5)")
+                          f"{scale:.2f}×{spread} — {'met' if scale >= 1.5 else 'MISSED'} "
+                          f"(≥ 1.5)")
 
 
 def main() -> None:

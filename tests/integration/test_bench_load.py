@@ -38,7 +38,19 @@ def test_a_short_load_run_gets_a_200_for_every_request_on_both_servers() -> None
 
     verdicts = run.stdout.split("\nTargets\n")[1]
     for endpoint in ("GET /healthz", "GET /r/{id}", "POST /r/{id}/edit", "POST /api/v1/price"):
-        assert f"{TEST_BACKEND}: 2 workers / 1 worker, {endpoint}: " in verdicts
+        # The ratio of the whole run, and the spread of the rounds run side by side.
+        assert re.search(rf"{TEST_BACKEND}: 2 workers / 1 worker, {re.escape(endpoint)}: "
+                         r"[\d.]+× \(round by round [\d.]+–[\d.]+×\) — (met|MISSED)",
+                         verdicts), verdicts
+
+
+def test_figures_of_rounds_give_the_whole_rate_and_each_rounds() -> None:
+    from bench.load import Figures
+
+    figures = Figures.of([[1.0] * 40, [3.0] * 20, [2.0] * 60], seconds=2.0)
+    assert figures.rates == [20.0, 10.0, 30.0]
+    assert figures.rate == 20.0 and figures.answers == 120
+    assert figures.p50 == 2.0
 
 
 COMPARE_LINE = re.compile(r"^\s+(GET|POST) (\S+)\s+(before|after)\s+CPU\s+([\d.]+) ms/request\s+"
