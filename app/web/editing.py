@@ -41,8 +41,8 @@ class Form(Mapping[str, str]):
         """The fields of an `application/x-www-form-urlencoded` body, read exactly as
         Starlette's parser reads them (fields split at `&`, empty ones skipped, bytes taken as
         Latin-1 and then percent-escapes as UTF-8 with a bad sequence replaced), in a plain
-        loop: the multipart package's event-driven parser cost each change in the editor
-        about as much as pricing it."""
+        loop: the multipart package's event-driven parser took more of each change in the
+        editor than judging the roster (a profile of a server editing flat out)."""
         items: list[tuple[str, str]] = []
         for field in body.decode("latin-1").split("&"):
             if field:
