@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi.testclient import TestClient
@@ -26,7 +27,10 @@ def starlette_reads(body: bytes) -> list[tuple[str, str]]:
         form = await FormParser(headers, stream()).parse()
         return [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
 
-    return asyncio.run(parse())
+    # In a thread of its own: a browser test earlier in the session may keep an event loop
+    # running in this one.
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, parse()).result()
 
 
 # Bodies made of the characters that matter to the format, escapes good and bad, raw UTF-8
