@@ -13,10 +13,10 @@ from pydantic import BaseModel, Discriminator, TypeAdapter, ValidationError, cre
 
 from app.errors import describe
 from app.exports import FORMAT
-from app.rules import RULESETS, RosterDocument
+from app.rules import RULESETS
 from app.rules.base import Lang, pick
+from app.stored_documents import DOCUMENT as _DOCUMENT
 
-_DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
 KNOWN_FORMATS = (FORMAT,)
 MAX_SHOWN = 10
 

@@ -1,11 +1,12 @@
 """Roster documents parsed from their stored JSON text, the latest ones kept parsed.
 
-The editor reads the roster it wrote a moment before on every change; parsing the stored text
-into the rule system's model again took about a twentieth of the change's time in the
-interpreter (a profile of a server editing flat out). A
-document model is frozen, so one parse can be shared by every request that reads the same
-text. Texts are the keys: a new version is a new text, so nothing kept can go stale, and a
-text no longer stored is simply never asked for again and falls out.
+`DOCUMENT` is the one validator of roster documents (of every rule system) that the app's
+layers share. The editor reads the roster it wrote a moment before on every change; parsing
+the stored text into the rule system's model again took about a twentieth of the change's
+time in the interpreter (a profile of a server editing flat out). A document model is frozen,
+so one parse can be shared by every request that reads the same text. Texts are the keys: a
+new version is a new text, so nothing kept can go stale, and a text no longer stored is
+simply never asked for again and falls out.
 """
 
 from __future__ import annotations

@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -24,14 +24,14 @@ from app.db import open_session
 from app.deps import SessionDep
 from app.errors import describe
 from app.imports import ImportRefused, parse_roster
-from app.rules import RULESETS, Evaluation, RosterDocument, get_ruleset
+from app.rules import RULESETS, Evaluation, get_ruleset
+from app.stored_documents import DOCUMENT
 from app.web import editing, i18n, share_views
 from app.web.security import csrf_ok, same_origin
 from app.web.systems import SYSTEMS
 from app.web.templating import is_htmx, render, site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
-DOCUMENT = TypeAdapter(RosterDocument)
 DEVICE_COOKIE = "muster_device"
 CSRF_COOKIE = "muster_csrf"
 NEW_KEY_COOKIE = "muster_new_key"
@@ -50,6 +50,11 @@ def plain_route(path: str, method: str) -> Callable[[Endpoint], Endpoint]:
     changes of the same round: README, Speed); here the router's one dependency, the page's
     language, is applied by hand. A GET route answers HEAD too, as Starlette's do.
     """
+    applied = [dependency.dependency for dependency in router.dependencies]
+    if applied != [i18n.page_language]:
+        # A dependency added to the router would silently not apply here.
+        raise RuntimeError(f"plain_route applies only page_language, the router has {applied}")
+
     def register(endpoint: Endpoint) -> Endpoint:
         async def handle(request: Request) -> Response:
             await i18n.page_language(request)
@@ -124,10 +129,7 @@ def _redirect(request: Request, url: str) -> Response:
 async def _form(request: Request) -> editing.Form:
     kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if kind == "application/x-www-form-urlencoded":  # every form of the pages but the import
-        try:
-            return editing.Form.urlencoded(await request.body())
-        except editing.TooManyFields as refused:
-            raise HTTPException(400, str(refused)) from None
+        return editing.Form.urlencoded(await request.body())
     data = await request.form()
     return editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
 
@@ -141,6 +143,18 @@ async def _in_thread(request: Request, work: Callable[..., Response], *args: Any
             return work(request, session, *args)
 
     return await run_in_threadpool(run)
+
+
+async def _with_form(request: Request, work: Callable[..., Response], *args: Any) -> Response:
+    """`work(request, session, *args, form)` with the page's form, read on the event loop (see
+    _in_thread); a form of more fields than any page has is refused before anything is read
+    from the database."""
+    try:
+        form = await _form(request)
+    except editing.TooManyFields:
+        return _refuse(request, 400, i18n.gettext(
+            "Too many fields: a form takes at most %(n)s.") % {"n": editing.MAX_FIELDS})
+    return await _in_thread(request, work, *args, form)
 
 
 def _refuse(request: Request, status: int, message: str) -> Response:
@@ -220,7 +234,7 @@ def home(request: Request, session: SessionDep, q: str = "", sort: str = "update
 
 @router.post("/rosters/new")
 async def create(request: Request) -> Response:
-    return await _in_thread(request, _create, await _form(request))
+    return await _with_form(request, _create)
 
 
 def _create(request: Request, session: Session, form: editing.Form) -> Response:
@@ -350,7 +364,7 @@ def _draw_view(request: Request, roster_id: str, lang: str,
 
 @router.post("/r/{roster_id}/copy")
 async def copy(request: Request, roster_id: str) -> Response:
-    return await _in_thread(request, _copy, roster_id, await _form(request))
+    return await _with_form(request, _copy, roster_id)
 
 
 def _copy(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
@@ -408,7 +422,7 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
 @router.post("/r/{roster_id}/link")
 async def new_link(request: Request, roster_id: str) -> Response:
     """A new edit link for an owner editing in this browser; the old link stops working."""
-    return await _in_thread(request, _new_link, roster_id, await _form(request))
+    return await _with_form(request, _new_link, roster_id)
 
 
 def _new_link(request: Request, session: Session, roster_id: str,
@@ -431,7 +445,7 @@ def _new_link(request: Request, session: Session, roster_id: str,
 async def edit(request: Request, roster_id: str) -> Response:
     # The form is read on the event loop; storing and drawing run in one worker thread, so a
     # write waiting for the database never holds up other requests.
-    return await _in_thread(request, _edit, roster_id, await _form(request))
+    return await _with_form(request, _edit, roster_id)
 
 
 def _edit(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:

@@ -76,3 +76,29 @@ def test_a_form_of_too_many_fields_is_refused_and_nothing_changes(client: TestCl
     assert response.status_code == 400
     assert "Too many fields" in response.text
     assert document(client, roster_id) == before
+
+
+def test_too_many_fields_is_refused_on_a_page_in_the_players_language(
+        client: TestClient) -> None:
+    roster_id = create_army(client)
+    client.get("/lang/ru")
+    body = "&".join(["note=x"] * (MAX_FIELDS + 1))
+    response = client.post(f"/r/{roster_id}/edit", content=body, headers={
+        "content-type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 400
+    assert response.headers["content-type"].startswith("text/html")
+    assert f"Слишком много полей: форма принимает не больше {MAX_FIELDS}." in response.text
+
+
+def test_a_plain_route_refuses_a_router_dependency_it_would_not_apply(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi import Depends
+
+    from app.routes import pages
+
+    async def another(request: object) -> None: ...
+
+    monkeypatch.setattr(pages.router, "dependencies",
+                        [*pages.router.dependencies, Depends(another)])
+    with pytest.raises(RuntimeError, match="page_language"):
+        pages.plain_route("/r/{roster_id}/elsewhere", "GET")
