@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,7 +35,7 @@ from app.models import (
 from app.models import Revision as RevisionRow
 from app.rules import Evaluation, get_ruleset
 from app.stored_documents import DOCUMENT as _DOCUMENT
-from app.stored_documents import parsed
+from app.stored_documents import MAX_ENTRIES, MAX_TEXT, Kept, parsed
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits
@@ -270,12 +272,15 @@ def new_edit_key(session: Session, roster_id: str) -> str:
 
 
 def replace_roster(session: Session, roster_id: str, document: Any,
-                   expected_version: int, *, evaluation: Evaluation | None = None) -> StoredRoster:
+                   expected_version: int, *, evaluation: Evaluation | None = None,
+                   device_token: str | None = None) -> StoredRoster:
     """Store `document` as the next version if the roster is still at `expected_version`.
 
     The version check and the write are one UPDATE, so of writers racing from the same version
     exactly one wins; the others get VersionConflict with the winner's state. A caller that has
     evaluated `document` already (in any language) passes that `evaluation` to spare another.
+    With `device_token`, the same UPDATE also requires that browser's right to edit, so the
+    right is proved at the moment of writing; without it, EditRefused (as editable_roster).
     """
     doc = _document(document)
     text = doc.model_dump_json()
@@ -285,20 +290,27 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     values = {f"new_{name}": value for name, value in _summary(doc, evaluation).items()}
     values.update(roster_id=roster_id, expected=expected_version,
                   new_version=expected_version + 1, new_document=text, new_updated_at=now)
+    first, as_one = _NEXT_VERSION, _NEXT_VERSION_WITH_REVISION
+    if device_token is not None:
+        values["token_hash"] = digest(device_token)
+        first, as_one = _NEXT_VERSION_GRANTED, _NEXT_VERSION_WITH_REVISION_GRANTED
     _end_open_transaction(session)  # the driver's connection is not the session's
-    if 1 <= expected_version < MAX_VERSION:
+    if 1 <= expected_version < MAX_VERSION and (device_token is None or device_token):
         # Straight to the driver (app.db.write_then): on SQLite every other writer waits
         # while this one writes, so nothing but the two statements runs in between.
-        moved = write_then(session.get_bind(), _NEXT_VERSION, _REVISION, values,
-                           as_one=_NEXT_VERSION_WITH_REVISION)
+        moved = write_then(session.get_bind(), first, _REVISION, values, as_one=as_one)
         if moved is not None:
             created_at, copied_from_id, copied_from_version = moved
             parsed.keep(text, doc)  # the editor reads this version at its next change
-            return StoredRoster(
+            stored = StoredRoster(
                 id=roster_id, version=expected_version + 1, document=doc,
                 ruleset=values["new_ruleset"], name=values["new_name"],
                 created_at=_utc(created_at), updated_at=now,
                 copied_from_id=copied_from_id, copied_from_version=copied_from_version)
+            latest.keep(session, stored, len(text))
+            return stored
+    if device_token is not None:
+        raise VersionConflict(editable_roster(session, device_token, roster_id))
     with _transaction(session):
         current = _live(session, roster_id)
     raise VersionConflict(_stored(current))
@@ -308,30 +320,49 @@ def replace_roster(session: Session, roster_id: str, document: Any,
 # (SQLAlchemy's coercion and cache keys) took longer than the database's own work, inside the
 # SQLite write turn that every writer waits for.
 _ROSTER = Roster.__table__
-_MOVE = (
-    update(_ROSTER)
-    .where(_ROSTER.c.id == bindparam("roster_id"), _ROSTER.c.version == bindparam("expected"),
-           _ROSTER.c.deleted_at.is_(None))
-    .values({name: bindparam(f"new_{name}")
-             for name in ("version", "document", "updated_at", *SUMMARY_COLUMNS)}))
-_NEXT_VERSION = _MOVE.returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
-                                _ROSTER.c.copied_from_version)
+_GRANT, _DEVICE = DeviceRoster.__table__, Device.__table__
+# The browser holding the device token `token_hash` may edit the roster `roster_id`.
+_GRANTED = (
+    sa_select(_GRANT.c.roster_id)
+    .join(_DEVICE, _DEVICE.c.id == _GRANT.c.device_id)
+    .where(_GRANT.c.roster_id == bindparam("roster_id"), _GRANT.c.can_edit.is_(True),
+           _DEVICE.c.token_hash == bindparam("token_hash"))
+    .exists())
 _REVISION = insert(RevisionRow.__table__).values(
     roster_id=bindparam("roster_id"), version=bindparam("new_version"),
     created_at=bindparam("new_updated_at"), document=bindparam("new_document"))
-# The same change as one statement, for PostgreSQL (a data-modifying WITH): the revision is
-# made from the row the UPDATE returns, so there is none when the version check fails, and
-# the document travels once. One round trip outside a transaction, where the two statements
-# took four (BEGIN, UPDATE, INSERT, COMMIT), each costing the worker and the database time.
-_MOVED = _MOVE.returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
-                         _ROSTER.c.copied_from_version, _ROSTER.c.id, _ROSTER.c.version,
-                         _ROSTER.c.updated_at, _ROSTER.c.document).cte("moved")
-_NEXT_VERSION_WITH_REVISION = (
-    sa_select(_MOVED.c.created_at, _MOVED.c.copied_from_id, _MOVED.c.copied_from_version)
-    .add_cte(insert(RevisionRow.__table__).from_select(
-        ["roster_id", "version", "created_at", "document"],
-        sa_select(_MOVED.c.id, _MOVED.c.version, _MOVED.c.updated_at, _MOVED.c.document),
-    ).cte("revised")))
+
+
+def _moves(*conditions: Any) -> tuple[Any, Any]:
+    """The UPDATE to the next version, returning what the stored roster needs, and the same
+    change as one statement with its revision, for PostgreSQL (a data-modifying WITH): the
+    revision is made from the row the UPDATE returns, so there is none when the version check
+    fails, and the document travels once. One round trip outside a transaction, where the two
+    statements took four (BEGIN, UPDATE, INSERT, COMMIT), each costing the worker and the
+    database time."""
+    move = (
+        update(_ROSTER)
+        .where(_ROSTER.c.id == bindparam("roster_id"),
+               _ROSTER.c.version == bindparam("expected"), _ROSTER.c.deleted_at.is_(None),
+               *conditions)
+        .values({name: bindparam(f"new_{name}")
+                 for name in ("version", "document", "updated_at", *SUMMARY_COLUMNS)}))
+    next_version = move.returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
+                                  _ROSTER.c.copied_from_version)
+    moved = move.returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
+                           _ROSTER.c.copied_from_version, _ROSTER.c.id, _ROSTER.c.version,
+                           _ROSTER.c.updated_at, _ROSTER.c.document).cte("moved")
+    with_revision = (
+        sa_select(moved.c.created_at, moved.c.copied_from_id, moved.c.copied_from_version)
+        .add_cte(insert(RevisionRow.__table__).from_select(
+            ["roster_id", "version", "created_at", "document"],
+            sa_select(moved.c.id, moved.c.version, moved.c.updated_at, moved.c.document),
+        ).cte("revised")))
+    return next_version, with_revision
+
+
+_NEXT_VERSION, _NEXT_VERSION_WITH_REVISION = _moves()
+_NEXT_VERSION_GRANTED, _NEXT_VERSION_WITH_REVISION_GRANTED = _moves(_GRANTED)
 
 
 def delete_roster(session: Session, roster_id: str) -> None:
@@ -472,7 +503,50 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
     row = _EditableRow(*found)
     if row.deleted_at is not None:
         raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
-    return _stored(row)
+    stored = _stored(row)
+    latest.keep(session, stored, len(row.document))
+    return stored
+
+
+class LatestVersions:
+    """The latest version of each roster this process has read for the editor or stored, per
+    database: the editor's next change starts from it rather than reading the roster again.
+
+    Reading the roster (the grant, the version, the document's text over the wire) was about
+    a fifth of a change's CPU on PostgreSQL. What is kept is only a guess: a version's document
+    never changes, and the change is stored with `replace_roster(device_token=...)`, whose one
+    UPDATE requires that version and that browser's right to edit, so a stale guess or a right
+    withdrawn meanwhile writes nothing; the caller then reads the roster as before.
+    """
+
+    def __init__(self, entries: int = MAX_ENTRIES) -> None:
+        self.entries = entries
+        # Per engine (tests run several databases in one process), dropped with it.
+        self._by_database: weakref.WeakKeyDictionary[Any, Kept[str, StoredRoster]] = \
+            weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def get(self, session: Session, roster_id: str, version: int) -> StoredRoster | None:
+        """The roster as it was at `version`, if that is the latest this process knows."""
+        kept = self._by_database.get(session.get_bind())
+        found = None if kept is None else kept.get(roster_id)
+        return found if found is not None and found.version == version else None
+
+    def keep(self, session: Session, stored: StoredRoster, text_length: int) -> None:
+        if text_length > MAX_TEXT:
+            return  # as parsed documents: big rosters are rare, and read each time
+        bind = session.get_bind()
+        with self._lock:
+            kept = self._by_database.get(bind)
+            if kept is None:
+                kept = self._by_database[bind] = Kept(self.entries)
+            known = kept.get(stored.id)
+            # A slow reader must not put back a version older than one just written.
+            if known is None or known.version <= stored.version:
+                kept.put(stored.id, stored)
+
+
+latest = LatestVersions()
 
 
 class _EditableRow(NamedTuple):
@@ -489,7 +563,6 @@ class _EditableRow(NamedTuple):
 
 
 # Built once, for the reason given at _NEXT_VERSION; its columns are _EditableRow's.
-_GRANT, _DEVICE = DeviceRoster.__table__, Device.__table__
 _EDITABLE = (
     sa_select(_ROSTER.c.id, _ROSTER.c.version, _ROSTER.c.document, _ROSTER.c.ruleset,
               _ROSTER.c.name, _ROSTER.c.created_at, _ROSTER.c.updated_at,

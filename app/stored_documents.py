@@ -12,7 +12,7 @@ simply never asked for again and falls out.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -25,16 +25,41 @@ MAX_ENTRIES = 256
 MAX_TEXT = 16 * 1024
 
 
-class ParsedDocuments:
-    def __init__(self, entries: int = MAX_ENTRIES, longest: int = MAX_TEXT) -> None:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """At most `entries` values, the oldest kept dropped first; safe between threads (a read
+    takes no lock: a dict's `get` is atomic under the interpreter lock)."""
+
+    def __init__(self, entries: int) -> None:
         self.entries = entries
-        self.longest = longest
-        self._kept: dict[str, BaseModel] = {}
+        self._kept: dict[K, V] = {}
         self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        return self._kept.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._kept.pop(key, None)  # a value put again counts as new
+            self._kept[key] = value
+            while len(self._kept) > self.entries:  # the oldest first
+                del self._kept[next(iter(self._kept))]
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+class ParsedDocuments(Kept[str, BaseModel]):
+    def __init__(self, entries: int = MAX_ENTRIES, longest: int = MAX_TEXT) -> None:
+        super().__init__(entries)
+        self.longest = longest
 
     def parse(self, text: str) -> BaseModel:
         """The document this text holds; invalid text raises pydantic's ValidationError."""
-        found = self._kept.get(text)
+        found = self.get(text)
         if found is None:
             found = DOCUMENT.validate_json(text)
             self.keep(text, found)
@@ -42,15 +67,8 @@ class ParsedDocuments:
 
     def keep(self, text: str, document: BaseModel) -> None:
         """Note that `text` is `document` serialised (as it was just stored)."""
-        if len(text) > self.longest:
-            return
-        with self._lock:
-            self._kept[text] = document
-            while len(self._kept) > self.entries:  # the oldest first
-                del self._kept[next(iter(self._kept))]
-
-    def __len__(self) -> int:
-        return len(self._kept)
+        if len(text) <= self.longest:
+            self.put(text, document)
 
 
 parsed = ParsedDocuments()

@@ -452,19 +452,37 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")) or \
             not same_origin(request):
         return _expired(request)
-    try:
-        stored = services.editable_roster(session, request.cookies.get(DEVICE_COOKIE, ""),
-                                          roster_id)
-    except services.EditRefused:
-        return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
-    except services.RosterNotFound:
-        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    token = request.cookies.get(DEVICE_COOKIE, "")
     try:
         # htmx sends the page's current version (kept fresh out of band) as version_now; a
         # plain form sends the version it was drawn at.
         expected = int(form.get("version_now") or form.get("version", ""))
     except ValueError:
         expected = -1
+    # New units are named in the page's language.
+    lang = i18n.request_lang(request)
+    form = editing.Form([*form.items_list(), ("lang", lang)])
+    kept = services.latest.get(session, roster_id, expected) if token else None
+    if kept is not None:
+        # The version this process stored or read last is the one the page shows: change it
+        # without reading the roster. The write proves the right to edit and the version;
+        # if anything fails, the change is made the long way below, which reads the roster
+        # first, so a refusal or a problem is answered exactly as there.
+        try:
+            model, evaluated = _changed(kept, form, lang)
+            stored = services.replace_roster(session, roster_id, model, expected,
+                                             evaluation=evaluated, device_token=token)
+        except (editing.EditError, ValidationError, services.VersionConflict,
+                services.EditRefused, services.RosterNotFound):
+            pass
+        else:
+            return _edited(request, roster_id, form, stored, model, evaluated, None, 200)
+    try:
+        stored = services.editable_roster(session, token, roster_id)
+    except services.EditRefused:
+        return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
+    except services.RosterNotFound:
+        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
     problem: str | None = None
     status = 200
     model: Any = None
@@ -477,16 +495,9 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
         status = 409
     else:
         try:
-            # New units are named in the page's language.
-            lang = i18n.request_lang(request)
-            form = editing.Form([*form.items_list(), ("lang", lang)])
-            changed = editing.apply(stored.document.model_dump(mode="json"), form,
-                                    SYSTEMS[stored.ruleset].ACTIONS)
-            model = DOCUMENT.validate_python(changed, strict=False)  # form text, as above
-            # Judged once, in the page's language: for the stored summary and for the page.
-            evaluated = RULESETS[model.ruleset].evaluate(model, lang)
+            model, evaluated = _changed(stored, form, lang)
             stored = services.replace_roster(session, roster_id, model, expected,
-                                             evaluation=evaluated)
+                                             evaluation=evaluated, device_token=token)
         except editing.EditError as exc:
             problem, status = f"{exc.field}: {exc.message}", 422
         except ValidationError as exc:
@@ -500,6 +511,29 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
                 "%(v)s). Your last change was not saved: reload and make it again."
             ) % {"v": stored.version}
             status = 409
+        except services.EditRefused:  # withdrawn since the read above
+            return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
+        except services.RosterNotFound:  # deleted since the read above
+            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    return _edited(request, roster_id, form, stored, model, evaluated, problem, status)
+
+
+def _changed(stored: services.StoredRoster, form: editing.Form,
+             lang: str) -> tuple[Any, Evaluation]:
+    """The roster with the form's change applied, and judged once, in the page's language:
+    for the stored summary and for the page. EditError or ValidationError if the change is
+    not one."""
+    changed = editing.apply(stored.document.model_dump(mode="json"), form,
+                            SYSTEMS[stored.ruleset].ACTIONS)
+    model = DOCUMENT.validate_python(changed, strict=False)  # form text, as above
+    return model, RULESETS[model.ruleset].evaluate(model, lang)
+
+
+def _edited(request: Request, roster_id: str, form: editing.Form,
+            stored: services.StoredRoster, model: Any, evaluated: Evaluation | None,
+            problem: str | None, status: int) -> Response:
+    """The answer to a change: a redirect for a plain form, else the changed unit alone or
+    the whole editor, with the problem if there was one."""
     if problem is None and not is_htmx(request):
         anchor = f"#unit-{form['unit']}" if form.get("unit", "").isdigit() else ""
         return _redirect(request, f"/r/{quote(roster_id)}/edit{anchor}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -11,8 +12,11 @@ from sqlalchemy import Engine, func, update
 from sqlmodel import Session, col, select
 
 from app import services
-from app.models import Device, Revision, Roster, utcnow
+from app.db import make_engine
+from app.models import Device, DeviceRoster, Revision, Roster, utcnow
 from app.rules import RosterDocument
+from app.stored_documents import MAX_TEXT
+from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 
 URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -242,6 +246,79 @@ def test_the_editor_reads_a_roster_only_for_a_browser_that_may_edit_it(
     services.delete_roster(session, roster_id)
     with pytest.raises(services.RosterDeleted):
         services.editable_roster(session, editor, roster_id)
+
+
+def test_a_change_made_for_a_browser_is_stored_only_while_it_may_edit(
+        session: Session) -> None:
+    editor_id, editor = services.new_device(session)
+    reader_id, reader = services.new_device(session)
+    _, stranger = services.new_device(session)
+    roster_id = services.create_roster(session, document(name="v1")).roster.id
+    services.remember(session, editor_id, roster_id, True)
+    services.remember(session, reader_id, roster_id, False)
+
+    for token in (reader, stranger, "", editor + "x"):
+        with pytest.raises(services.EditRefused):
+            services.replace_roster(session, roster_id, document(name="чужое"), 1,
+                                    device_token=token)
+    assert services.get_roster(session, roster_id).version == 1
+    assert revision_count(session, roster_id) == 1
+    assert services.replace_roster(session, roster_id, document(name="v2"), 1,
+                                   device_token=editor).version == 2
+    with pytest.raises(services.VersionConflict) as stale:
+        services.replace_roster(session, roster_id, document(name="старое"), 1,
+                                device_token=editor)
+    assert (stale.value.current.version, stale.value.current.name) == (2, "v2")
+
+    # The right is proved by the write itself: withdrawn after any read, nothing is stored.
+    session.exec(update(DeviceRoster).where(col(DeviceRoster.roster_id) == roster_id)
+                 .values(can_edit=False))
+    session.commit()
+    with pytest.raises(services.EditRefused):
+        services.replace_roster(session, roster_id, document(name="v3"), 2,
+                                device_token=editor)
+    session.exec(update(DeviceRoster).where(col(DeviceRoster.roster_id) == roster_id)
+                 .values(can_edit=True))
+    session.commit()
+    services.delete_roster(session, roster_id)
+    with pytest.raises(services.RosterDeleted):
+        services.replace_roster(session, roster_id, document(name="v3"), 2,
+                                device_token=editor)
+    services.restore_roster(session, roster_id)
+    assert services.get_roster(session, roster_id).name == "v2"
+    assert revision_count(session, roster_id) == 2
+
+
+def test_the_latest_version_read_or_stored_is_kept_per_database(
+        session: Session, engine: Engine) -> None:
+    editor_id, editor = services.new_device(session)
+    roster_id = services.create_roster(session, document(name="v1")).roster.id
+    services.remember(session, editor_id, roster_id, True)
+    assert services.latest.get(session, roster_id, 1) is None  # created, not yet edited
+
+    read = services.editable_roster(session, editor, roster_id)
+    assert services.latest.get(session, roster_id, 1) == read
+    stored = services.replace_roster(session, roster_id, document(name="v2"), 1)
+    assert services.latest.get(session, roster_id, 2) == stored
+    assert services.latest.get(session, roster_id, 1) is None  # only the latest is kept
+    services.latest.keep(session, read, 100)  # a slow reader's older version
+    assert services.latest.get(session, roster_id, 2) == stored
+
+    # Another database (another engine: as tests, or another deployment) sees none of it.
+    other = make_engine(settings_for(str(engine.url.render_as_string(hide_password=False))))
+    try:
+        with Session(other) as elsewhere:
+            assert services.latest.get(elsewhere, roster_id, 2) is None
+    finally:
+        other.dispose()
+
+    bounded = services.LatestVersions(entries=2)
+    for version in (1, 2, 3):
+        bounded.keep(session, replace(stored, id=f"r{version}"), 100)
+    assert [bounded.get(session, f"r{n}", 2) is not None for n in (1, 2, 3)] == \
+        [False, True, True]
+    bounded.keep(session, replace(stored, id="big"), MAX_TEXT + 1)  # too big to keep
+    assert bounded.get(session, "big", 2) is None
 
 
 def test_remember_refuses_unknown_rosters_and_devices(session: Session) -> None:

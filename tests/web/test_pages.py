@@ -6,6 +6,12 @@ import re
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
+from sqlmodel import Session, col
+
+from app import services
+from app.db import make_engine
+from app.models import DeviceRoster
 
 HX = {"HX-Request": "true"}
 
@@ -396,3 +402,73 @@ def test_the_share_view_answers_head_as_it_answers_get(client: TestClient) -> No
     for header in ("content-type", "content-security-policy", "referrer-policy", "vary"):
         assert head.headers[header] == got.headers[header]
     assert client.head("/r/no-such-roster").status_code == 404
+
+
+def test_a_change_from_the_version_a_worker_keeps_still_proves_the_right_and_the_version(
+        client: TestClient) -> None:
+    # After a change, the worker keeps the version it stored and starts the next change from
+    # it, without reading the roster: that write itself must still refuse a browser whose
+    # right was withdrawn, a roster deleted, and a version another worker has moved on.
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+
+    def change(figures: str) -> object:
+        return client.post(f"/r/{roster_id}/edit", headers=HX, data={
+            "csrf": client.cookies.get("muster_csrf"), "version": "1",
+            "version_now": str(version_of(client, roster_id)), "op": "update_unit",
+            "unit": "0", "figures_0": figures, "troop_0": "light_horse",
+            "weapon_0": "composite_bow"})
+
+    def kept_now() -> bool:
+        with Session(engine) as session:
+            return services.latest.get(session, roster_id, version_of(client, roster_id)) \
+                is not None
+
+    assert kept_now()
+    assert change("11").status_code == 200
+    assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 11
+
+    with Session(engine) as session:  # the right withdrawn behind the worker's back
+        session.exec(update(DeviceRoster).where(col(DeviceRoster.roster_id) == roster_id)
+                     .values(can_edit=False))
+        session.commit()
+    assert kept_now()
+    assert change("12").status_code == 403
+    with Session(engine) as session:
+        session.exec(update(DeviceRoster).where(col(DeviceRoster.roster_id) == roster_id)
+                     .values(can_edit=True))
+        session.commit()
+
+    # Another worker (a process of its own, with an engine of its own) stores version 4.
+    other = make_engine(client.app.state.settings)  # type: ignore[attr-defined]
+    try:
+        with Session(other) as session:
+            stored = services.get_roster(session, roster_id)
+            moved = services.replace_roster(
+                session, roster_id, stored.document.model_copy(update={"name": "Другой"}),
+                stored.version)
+    finally:
+        other.dispose()
+    with Session(engine) as session:
+        assert services.latest.get(session, roster_id, moved.version - 1) is not None
+    response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
+        "csrf": client.cookies.get("muster_csrf"), "version": str(moved.version - 1),
+        "op": "update_unit", "unit": "0", "figures_0": "13", "troop_0": "light_horse",
+        "weapon_0": "composite_bow"})
+    assert response.status_code == 409 and f"now version {moved.version}" in response.text
+    assert document(client, roster_id)["name"] == "Другой"
+    assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 11
+
+    assert change("14").status_code == 200  # read once, kept again
+    assert kept_now()
+    last = version_of(client, roster_id)
+    with Session(engine) as session:
+        services.delete_roster(session, roster_id)
+    deleted = client.post(f"/r/{roster_id}/edit", headers=HX, data={
+        "csrf": client.cookies.get("muster_csrf"), "version": str(last), "op": "update_unit",
+        "unit": "0", "figures_0": "15", "troop_0": "light_horse", "weapon_0": "composite_bow"})
+    assert deleted.status_code == 404
+    with Session(engine) as session:
+        services.restore_roster(session, roster_id)
+    assert version_of(client, roster_id) == last
