@@ -18,6 +18,8 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import ratelimit, services
 from app.db import open_session
@@ -130,8 +132,31 @@ async def _form(request: Request) -> editing.Form:
     kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if kind == "application/x-www-form-urlencoded":  # every form of the pages but the import
         return editing.Form.urlencoded(await request.body())
-    data = await request.form()
+    data = await _multipart(request)
     return editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
+
+
+async def _multipart(request: Request) -> FormData:
+    """A multipart form's fields and files. What its parser refuses comes out as editing's
+    own refusals, so that a page answers it on a page in the player's language (Starlette
+    would answer a bare English 400)."""
+    try:
+        return await request.form(max_fields=editing.MAX_FIELDS)
+    except StarletteHTTPException as exc:
+        if exc.status_code != 400:
+            raise
+        if str(exc.detail).startswith("Too many fields"):
+            raise editing.TooManyFields(str(exc.detail)) from exc
+        raise editing.UnreadableForm(str(exc.detail)) from exc
+
+
+def _unreadable(request: Request, refused: ValueError) -> Response:
+    """The refusal of a form that was not read: nothing was done with it."""
+    if isinstance(refused, editing.TooManyFields):
+        return _refuse(request, 400, i18n.gettext(
+            "Too many fields: a form takes at most %(n)s.") % {"n": editing.MAX_FIELDS})
+    return _refuse(request, 400, i18n.gettext(
+        "This form could not be read. Reload the page and try again."))
 
 
 async def _in_thread(request: Request, work: Callable[..., Response], *args: Any) -> Response:
@@ -147,13 +172,12 @@ async def _in_thread(request: Request, work: Callable[..., Response], *args: Any
 
 async def _with_form(request: Request, work: Callable[..., Response], *args: Any) -> Response:
     """`work(request, session, *args, form)` with the page's form, read on the event loop (see
-    _in_thread); a form of more fields than any page has is refused before anything is read
-    from the database."""
+    _in_thread); a form of more fields than any page has, or one that cannot be read, is
+    refused before anything is read from the database."""
     try:
         form = await _form(request)
-    except editing.TooManyFields:
-        return _refuse(request, 400, i18n.gettext(
-            "Too many fields: a form takes at most %(n)s.") % {"n": editing.MAX_FIELDS})
+    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+        return _unreadable(request, refused)
     return await _in_thread(request, work, *args, form)
 
 
@@ -269,7 +293,10 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
 @router.post("/rosters/import")
 async def import_file(request: Request) -> Response:
     """The home page's upload form: a file exported from Muster becomes a new roster."""
-    data = await request.form()
+    try:
+        data = await _multipart(request)
+    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+        return _unreadable(request, refused)
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
         return _expired(request)
     upload = data.get("file")

@@ -33,6 +33,10 @@ class TooManyFields(ValueError):
     pass
 
 
+class UnreadableForm(ValueError):
+    """A multipart body its parser refused for another reason than its number of fields."""
+
+
 class Form(Mapping[str, str]):
     """Submitted form fields; repeated fields (checkboxes) are read with `all`."""
 
