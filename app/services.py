@@ -25,6 +25,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from app.db import WRITER, read_one, write_then
+from app.kept import Kept
 from app.models import (
     NAME_LENGTH,
     Device,
@@ -35,7 +36,7 @@ from app.models import (
 from app.models import Revision as RevisionRow
 from app.rules import Evaluation, get_ruleset
 from app.stored_documents import DOCUMENT as _DOCUMENT
-from app.stored_documents import MAX_ENTRIES, MAX_TEXT, Kept, parsed
+from app.stored_documents import MAX_ENTRIES, MAX_TEXT, parsed
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits

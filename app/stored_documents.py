@@ -11,11 +11,11 @@ simply never asked for again and falls out.
 
 from __future__ import annotations
 
-import threading
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
+from app.kept import Kept
 from app.rules import RosterDocument
 
 DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
@@ -23,33 +23,6 @@ DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
 # At most 256 kept per process: a few MB whatever is stored.
 MAX_ENTRIES = 256
 MAX_TEXT = 16 * 1024
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Kept(Generic[K, V]):
-    """At most `entries` values, the oldest kept dropped first; safe between threads (a read
-    takes no lock: a dict's `get` is atomic under the interpreter lock)."""
-
-    def __init__(self, entries: int) -> None:
-        self.entries = entries
-        self._kept: dict[K, V] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        return self._kept.get(key)
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._kept.pop(key, None)  # a value put again counts as new
-            self._kept[key] = value
-            while len(self._kept) > self.entries:  # the oldest first
-                del self._kept[next(iter(self._kept))]
-
-    def __len__(self) -> int:
-        return len(self._kept)
 
 
 class ParsedDocuments(Kept[str, BaseModel]):

@@ -11,14 +11,13 @@ Each process keeps at most MAX_BYTES of pages, least recently used dropped first
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, bindparam, select
 from starlette.responses import HTMLResponse, Response
 
 from app.db import read_one
+from app.kept import Kept
 from app.models import Roster
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -38,9 +37,7 @@ class Drawn:
         return cls(bytes(response.body), {"Vary": response.headers.get("vary", "Cookie")})
 
 
-_pages: OrderedDict[Key, Drawn] = OrderedDict()
-_size = 0
-_lock = threading.Lock()
+_pages: Kept[Key, Drawn] = Kept(MAX_BYTES, weigh=lambda drawn: len(drawn.body))
 
 
 _VERSION = select(Roster.version, Roster.deleted_at).where(Roster.id == bindparam("roster_id"))
@@ -57,25 +54,12 @@ def live_version(engine: Engine, roster_id: str) -> int | None:
 
 
 def get(key: Key) -> Drawn | None:
-    with _lock:
-        drawn = _pages.get(key)
-        if drawn is not None:
-            _pages.move_to_end(key)
-        return drawn
+    return _pages.get(key)
 
 
 def put(key: Key, drawn: Drawn) -> None:
-    global _size
-    if len(drawn.body) > MAX_BYTES // 8:
-        return
-    with _lock:
-        if key in _pages:
-            return
-        _pages[key] = drawn
-        _size += len(drawn.body)
-        while _size > MAX_BYTES:
-            _, dropped = _pages.popitem(last=False)
-            _size -= len(dropped.body)
+    if len(drawn.body) <= MAX_BYTES // 8:  # one huge roster must not push out all the others
+        _pages.put(key, drawn)
 
 
 def answer(drawn: Drawn, csrf: str) -> HTMLResponse:
@@ -85,7 +69,4 @@ def answer(drawn: Drawn, csrf: str) -> HTMLResponse:
 
 
 def clear() -> None:
-    global _size
-    with _lock:
-        _pages.clear()
-        _size = 0
+    _pages.clear()

@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from app.kept import Kept
 from app.rules import RULESETS
 from app.rules.base import LANGS, Lang
 from app.web import i18n
@@ -121,9 +122,9 @@ env.filters["points"] = points
 # and language (`app.routes.pages._names`), so a select is drawn once and then reused: the
 # editor draws two per line of every unit it sends. The dict itself is kept with its entry, so
 # a key's id cannot be reused by another dict while the entry lives.
-_DRAWN_OPTIONS: dict[tuple[int, str, str | None], tuple[dict[str, str], Markup]] = {}
-_DRAWN_OPTIONS_MAX = 1024  # selected values are catalogue ids (a few hundred pairs); a bound
-# keeps even a pathological mix to about a megabyte
+# Selected values are catalogue ids (a few hundred pairs); the bound keeps even a pathological
+# mix to about a megabyte.
+_DRAWN_OPTIONS: Kept[tuple[int, str, str | None], tuple[dict[str, str], Markup]] = Kept(1024)
 
 
 def options(names: dict[str, str], selected: str, blank: str | None = None) -> Markup:
@@ -142,8 +143,7 @@ def options(names: dict[str, str], selected: str, blank: str | None = None) -> M
         mark = " selected" if value == selected else ""
         parts.append(f'<option value="{escape(value)}"{mark}>{escape(text)}</option>')
     drawn = Markup("".join(parts))
-    if len(_DRAWN_OPTIONS) < _DRAWN_OPTIONS_MAX:
-        _DRAWN_OPTIONS[key] = (names, drawn)
+    _DRAWN_OPTIONS.put(key, (names, drawn))
     return drawn
 
 
