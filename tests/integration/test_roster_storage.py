@@ -227,14 +227,21 @@ def test_an_edit_right_once_granted_survives_read_only_visits(session: Session) 
     assert [m.can_edit for m in services.my_rosters(session, device_id)] == [True]
 
 
-def test_the_editor_reads_a_roster_only_for_a_browser_that_may_edit_it(
-        session: Session) -> None:
+def three_browsers(session: Session, name: str) -> tuple[str, str, str, str]:
+    """A new roster and the device tokens of a browser that may edit it, one that has only
+    viewed it and one that has never seen it."""
     editor_id, editor = services.new_device(session)
     reader_id, reader = services.new_device(session)
     _, stranger = services.new_device(session)
-    roster_id = services.create_roster(session, document(name="Право правки")).roster.id
+    roster_id = services.create_roster(session, document(name=name)).roster.id
     services.remember(session, editor_id, roster_id, True)
     services.remember(session, reader_id, roster_id, False)
+    return roster_id, editor, reader, stranger
+
+
+def test_the_editor_reads_a_roster_only_for_a_browser_that_may_edit_it(
+        session: Session) -> None:
+    roster_id, editor, reader, stranger = three_browsers(session, "Право правки")
 
     stored = services.editable_roster(session, editor, roster_id)
     assert (stored.id, stored.version, stored.name) == (roster_id, 1, "Право правки")
@@ -250,12 +257,7 @@ def test_the_editor_reads_a_roster_only_for_a_browser_that_may_edit_it(
 
 def test_a_change_made_for_a_browser_is_stored_only_while_it_may_edit(
         session: Session) -> None:
-    editor_id, editor = services.new_device(session)
-    reader_id, reader = services.new_device(session)
-    _, stranger = services.new_device(session)
-    roster_id = services.create_roster(session, document(name="v1")).roster.id
-    services.remember(session, editor_id, roster_id, True)
-    services.remember(session, reader_id, roster_id, False)
+    roster_id, editor, reader, stranger = three_browsers(session, "v1")
 
     for token in (reader, stranger, "", editor + "x"):
         with pytest.raises(services.EditRefused):
