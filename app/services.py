@@ -38,7 +38,7 @@ from app.models import (
 from app.models import Revision as RevisionRow
 from app.rules import Evaluation, get_ruleset
 from app.stored_documents import DOCUMENT as _DOCUMENT
-from app.stored_documents import MAX_ENTRIES, MAX_TEXT, parsed
+from app.stored_documents import KEPT_TEXT, MAX_TEXT, parsed, weight
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits
@@ -522,31 +522,32 @@ class LatestVersions:
     withdrawn meanwhile writes nothing; the caller then reads the roster as before.
     """
 
-    def __init__(self, entries: int = MAX_ENTRIES) -> None:
-        self.entries = entries
+    def __init__(self, kept_text: int = KEPT_TEXT) -> None:
+        self.kept_text = kept_text
         # Per engine (tests run several databases in one process), dropped with it.
-        self._by_database: weakref.WeakKeyDictionary[Any, Kept[str, StoredRoster]] = \
-            weakref.WeakKeyDictionary()
+        self._by_database: weakref.WeakKeyDictionary[
+            Any, Kept[str, tuple[StoredRoster, int]]] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     def get(self, session: Session, roster_id: str, version: int) -> StoredRoster | None:
         """The roster as it was at `version`, if that is the latest this process knows."""
         kept = self._by_database.get(session.get_bind())
         found = None if kept is None else kept.get(roster_id)
-        return found if found is not None and found.version == version else None
+        return found[0] if found is not None and found[0].version == version else None
 
     def keep(self, session: Session, stored: StoredRoster, text_length: int) -> None:
         if text_length > MAX_TEXT:
-            return  # as parsed documents: big rosters are rare, and read each time
+            return  # as parsed documents: rosters that big are rare, and read each time
         bind = session.get_bind()
         with self._lock:
             kept = self._by_database.get(bind)
             if kept is None:
-                kept = self._by_database[bind] = Kept(self.entries)
+                kept = self._by_database[bind] = Kept(self.kept_text,
+                                                      weigh=lambda found: found[1])
             known = kept.get(stored.id)
             # A slow reader must not put back a version older than one just written.
-            if known is None or known.version <= stored.version:
-                kept.put(stored.id, stored)
+            if known is None or known[0].version <= stored.version:
+                kept.put(stored.id, (stored, weight(text_length)))
 
 
 latest = LatestVersions()

@@ -15,7 +15,7 @@ from app import services
 from app.db import make_engine
 from app.models import Device, DeviceRoster, Revision, Roster, utcnow
 from app.rules import RosterDocument
-from app.stored_documents import MAX_TEXT
+from app.stored_documents import MAX_TEXT, MIN_WEIGHT
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 
@@ -314,13 +314,22 @@ def test_the_latest_version_read_or_stored_is_kept_per_database(
     finally:
         other.dispose()
 
-    bounded = services.LatestVersions(entries=2)
-    for version in (1, 2, 3):
-        bounded.keep(session, replace(stored, id=f"r{version}"), 100)
-    assert [bounded.get(session, f"r{n}", 2) is not None for n in (1, 2, 3)] == \
-        [False, True, True]
-    bounded.keep(session, replace(stored, id="big"), MAX_TEXT + 1)  # too big to keep
-    assert bounded.get(session, "big", 2) is None
+    # Bounded by the text the documents stand for, each counted as at least MIN_WEIGHT.
+    bounded = services.LatestVersions(kept_text=3 * MIN_WEIGHT)
+    for n in (1, 2, 3):
+        bounded.keep(session, replace(stored, id=f"r{n}"), 100)
+    bounded.keep(session, replace(stored, id="r4"), 100)
+    assert [bounded.get(session, f"r{n}", 2) is not None for n in (1, 2, 3, 4)] == \
+        [False, True, True, True]
+    bounded.keep(session, replace(stored, id="twice"), 2 * MIN_WEIGHT)  # two small ones go
+    assert [bounded.get(session, f"r{n}", 2) is not None for n in (2, 3, 4)] == \
+        [False, False, True]
+    assert bounded.get(session, "twice", 2) is not None
+    roomy = services.LatestVersions(kept_text=4 * MAX_TEXT)
+    roomy.keep(session, replace(stored, id="largest"), MAX_TEXT)
+    roomy.keep(session, replace(stored, id="too big"), MAX_TEXT + 1)
+    assert roomy.get(session, "largest", 2) is not None
+    assert roomy.get(session, "too big", 2) is None
 
 
 def test_remember_refuses_unknown_rosters_and_devices(session: Session) -> None:

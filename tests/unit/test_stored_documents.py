@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from pydantic import ValidationError
 
-from app.stored_documents import DOCUMENT, ParsedDocuments
+from app.stored_documents import DOCUMENT, MIN_WEIGHT, ParsedDocuments
 from tests.unit.strategies import rosters
 
 
@@ -35,7 +35,7 @@ def test_the_document_just_stored_is_read_without_parsing() -> None:
 
 
 def test_at_most_so_many_documents_and_none_too_long() -> None:
-    kept = ParsedDocuments(entries=3, longest=200)
+    kept = ParsedDocuments(kept_text=3 * MIN_WEIGHT, longest=200)  # three short texts
     texts = [json.dumps({"ruleset": "chainmail", "name": f"army {i}", "units": []})
              for i in range(5)]
     for text in texts:
@@ -52,3 +52,23 @@ def test_bad_text_is_refused_and_not_kept() -> None:
     with pytest.raises(ValidationError):
         kept.parse('{"ruleset": "chainmail", "units": "many"}')
     assert len(kept) == 0
+
+
+def test_documents_are_kept_by_the_text_they_stand_for() -> None:
+    kept = ParsedDocuments(kept_text=3 * MIN_WEIGHT, longest=10 * MIN_WEIGHT)
+    short = [json.dumps({"ruleset": "chainmail", "name": f"army {i}", "units": []})
+             for i in range(3)]
+    for text in short:
+        kept.parse(text)
+    units: list[dict[str, Any]] = []
+    long = ""
+    while len(long) <= MIN_WEIGHT:
+        units.append({"name": f"Отряд {len(units)}", "lines": [
+            {"figures": 20, "troop": "light_foot", "weapon": "bow"}]})
+        long = DOCUMENT.validate_python({"ruleset": "chainmail", "name": "big",
+                                         "units": units}).model_dump_json()
+    assert len(long) <= 2 * MIN_WEIGHT
+    kept.parse(long)  # counts for its length: it pushes out two of the three short ones
+    assert len(kept) == 2
+    assert kept.parse(long) is kept.parse(long)
+    assert kept.parse(short[2]) is kept.parse(short[2])
