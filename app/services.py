@@ -295,10 +295,12 @@ def replace_roster(session: Session, roster_id: str, document: Any,
                   new_version=expected_version + 1, new_document=text, new_updated_at=now)
     first, as_one = _NEXT_VERSION, _NEXT_VERSION_WITH_REVISION
     if device_token is not None:
+        if not device_token:
+            raise EditRefused(roster_id)  # as editable_roster: no browser, no right
         values["token_hash"] = digest(device_token)
         first, as_one = _NEXT_VERSION_GRANTED, _NEXT_VERSION_WITH_REVISION_GRANTED
     _end_open_transaction(session)  # the driver's connection is not the session's
-    if 1 <= expected_version < MAX_VERSION and (device_token is None or device_token):
+    if 1 <= expected_version < MAX_VERSION:
         # Straight to the driver (app.db.write_then): on SQLite every other writer waits
         # while this one writes, so nothing but the two statements runs in between.
         moved = write_then(session.get_bind(), first, _REVISION, values, as_one=as_one)

@@ -185,6 +185,14 @@ def _refuse(request: Request, status: int, message: str) -> Response:
     return page(request, "rosters/refused.html", {"message": message}, status_code=status)
 
 
+def _missing(request: Request) -> Response:
+    return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+
+
+def _not_editable(request: Request) -> Response:
+    return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
+
+
 def _expired(request: Request) -> Response:
     return _refuse(request, 403, i18n.gettext(
         "This form has expired. Reload the page and try again."))
@@ -355,13 +363,13 @@ async def view(request: Request, roster_id: str) -> Response:
     # to a worker thread (the version read); only a version not yet drawn costs a second.
     version = await run_in_threadpool(_seen_version, request, roster_id)
     if version is None:
-        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+        return _missing(request)
     lang, address = i18n.request_lang(request), str(request.url)
     drawn = share_views.get((roster_id, version, lang, address))
     if drawn is None:
         drawn = await run_in_threadpool(_draw_view, request, roster_id, lang, address)
         if drawn is None:  # deleted between the two reads
-            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+            return _missing(request)
     return _finish(request, share_views.answer(drawn, _csrf_value(request)))
 
 
@@ -403,7 +411,7 @@ def _copy(request: Request, session: Session, roster_id: str, form: editing.Form
             return refused
         created = services.copy_roster(session, roster_id)
     except services.RosterNotFound:
-        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+        return _missing(request)
     device_id = _device(request, session, create=True)
     assert device_id is not None
     services.remember(session, device_id, created.roster.id, True)
@@ -419,7 +427,7 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
         try:
             services.check_edit_key(session, roster_id, key)
         except services.RosterNotFound:
-            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+            return _missing(request)
         except services.KeyRejected:
             return _refuse(request, 403, i18n.gettext("This edit link is not valid."))
         device_id = _device(request, session, create=True)
@@ -429,7 +437,7 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
     try:
         stored = services.get_roster(session, roster_id)
     except services.RosterNotFound:
-        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+        return _missing(request)
     device_id = _device(request, session)
     if device_id is None or not services.can_edit(session, device_id, roster_id):
         return _refuse(request, 403, i18n.gettext(
@@ -458,11 +466,11 @@ def _new_link(request: Request, session: Session, roster_id: str,
         return _expired(request)
     device_id = _device(request, session)
     if device_id is None or not services.can_edit(session, device_id, roster_id):
-        return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
+        return _not_editable(request)
     try:
         key = services.new_edit_key(session, roster_id)
     except services.RosterNotFound:
-        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+        return _missing(request)
     response = _redirect(request, f"/r/{quote(roster_id)}/edit")
     _show_key_once(request, response, roster_id, key)
     return response
@@ -489,60 +497,65 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
     # New units are named in the page's language.
     lang = i18n.request_lang(request)
     form = editing.Form([*form.items_list(), ("lang", lang)])
-    kept = services.latest.get(session, roster_id, expected) if token else None
-    if kept is not None:
-        # The version this process stored or read last is the one the page shows: change it
-        # without reading the roster. The write proves the right to edit and the version;
-        # if anything fails, the change is made the long way below, which reads the roster
-        # first, so a refusal or a problem is answered exactly as there.
-        try:
-            model, evaluated = _changed(kept, form, lang)
-            stored = services.replace_roster(session, roster_id, model, expected,
-                                             evaluation=evaluated, device_token=token)
-        except (editing.EditError, ValidationError, services.VersionConflict,
-                services.EditRefused, services.RosterNotFound):
-            pass
-        else:
-            return _edited(request, roster_id, form, stored, model, evaluated, None, 200)
-    try:
-        stored = services.editable_roster(session, token, roster_id)
-    except services.EditRefused:
-        return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
-    except services.RosterNotFound:
-        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
     problem: str | None = None
     status = 200
     model: Any = None
     evaluated: Evaluation | None = None
-    if expected != stored.version:
+    try:
+        done = _change_kept(session, roster_id, expected, token, form, lang)
+        if done is not None:
+            stored, model, evaluated = done
+        else:
+            stored = services.editable_roster(session, token, roster_id)
+            if expected != stored.version:
+                problem = i18n.gettext(
+                    "This roster was changed in another tab or by another device (now version "
+                    "%(v)s). Your last change was not saved: the list below is the current "
+                    "one; reload and make the change again.") % {"v": stored.version}
+                status = 409
+            else:
+                model, evaluated = _changed(stored, form, lang)
+                stored = services.replace_roster(session, roster_id, model, expected,
+                                                 evaluation=evaluated, device_token=token)
+    except services.EditRefused:  # by the read, or by the write (withdrawn since)
+        return _not_editable(request)
+    except services.RosterNotFound:  # deleted, whenever
+        return _missing(request)
+    except services.VersionConflict as exc:  # another tab, device or worker was first
+        stored = exc.current
         problem = i18n.gettext(
-            "This roster was changed in another tab or by another device (now version %(v)s). "
-            "Your last change was not saved: the list below is the current one; "
-            "reload and make the change again.") % {"v": stored.version}
+            "This roster was changed in another tab or by another device (now version "
+            "%(v)s). Your last change was not saved: reload and make it again."
+        ) % {"v": stored.version}
         status = 409
-    else:
-        try:
-            model, evaluated = _changed(stored, form, lang)
-            stored = services.replace_roster(session, roster_id, model, expected,
-                                             evaluation=evaluated, device_token=token)
-        except editing.EditError as exc:
-            problem, status = f"{exc.field}: {exc.message}", 422
-        except ValidationError as exc:
-            problem = "; ".join(f"{d['field']}: {d['message']}"
-                                for d in describe(list(exc.errors()))[:5])
-            status = 422
-        except services.VersionConflict as exc:
-            stored = exc.current
-            problem = i18n.gettext(
-                "This roster was changed in another tab or by another device (now version "
-                "%(v)s). Your last change was not saved: reload and make it again."
-            ) % {"v": stored.version}
-            status = 409
-        except services.EditRefused:  # withdrawn since the read above
-            return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
-        except services.RosterNotFound:  # deleted since the read above
-            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    except editing.EditError as exc:
+        problem, status = f"{exc.field}: {exc.message}", 422
+    except ValidationError as exc:
+        problem = "; ".join(f"{d['field']}: {d['message']}"
+                            for d in describe(list(exc.errors()))[:5])
+        status = 422
     return _edited(request, roster_id, form, stored, model, evaluated, problem, status)
+
+
+def _change_kept(session: Session, roster_id: str, expected: int, token: str,
+                 form: editing.Form, lang: str,
+                 ) -> tuple[services.StoredRoster, Any, Evaluation] | None:
+    """The change made from the version this process stored or read last, when that is the
+    version the page shows, without reading the roster: stored, its document and judgement.
+    The write proves the version and this browser's right to edit (refusals and conflicts
+    are raised as on the long way). None when no such version is kept, or when the form's
+    change is not one: that is answered the long way, after the read that proves the right,
+    so the kept roster is never shown to a browser that may not edit it."""
+    kept = services.latest.get(session, roster_id, expected) if token else None
+    if kept is None:
+        return None
+    try:
+        model, evaluated = _changed(kept, form, lang)
+    except (editing.EditError, ValidationError):
+        return None
+    stored = services.replace_roster(session, roster_id, model, expected,
+                                     evaluation=evaluated, device_token=token)
+    return stored, model, evaluated
 
 
 def _changed(stored: services.StoredRoster, form: editing.Form,
