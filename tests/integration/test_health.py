@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,8 @@ from tests.helpers.documents import army
 from tests.helpers.servers import free_port
 
 ROSTERS = "/api/v1/rosters"
+# More requests than worker threads (anyio lends 40 to a process by default).
+WAITING = 48
 
 
 def script_heads() -> list[str]:
@@ -54,6 +59,33 @@ def stored_revision(url: str) -> list[str]:
 def test_healthz_answers_ok_without_touching_the_database(unreachable: TestClient) -> None:
     answer = unreachable.get("/healthz")
     assert answer.status_code == 200 and answer.json() == {"status": "ok"}
+
+
+def test_healthz_answers_while_every_worker_thread_waits_for_a_stalled_database() -> None:
+    # A database that accepts connections and never answers (a stalled host, a full
+    # connection queue) holds every request that needs it in a worker thread. The process is
+    # still up, so /healthz must say so at once rather than queue behind them: an orchestrator
+    # would restart every server of a fleet whose database stalled.
+    stalled = socket.socket()
+    stalled.bind(("127.0.0.1", 0))
+    stalled.listen(128)  # never accepted: the connection waits for a greeting that never comes
+    url = f"postgresql+psycopg://muster@127.0.0.1:{stalled.getsockname()[1]}/muster"
+    app = create_app(settings_for(url, migrate_on_start=False, db_connect_timeout=5,
+                                  db_pool_timeout=5))
+    try:
+        with TestClient(app, raise_server_exceptions=False) as client, \
+                ThreadPoolExecutor(max_workers=WAITING) as pool:
+            waiting = [pool.submit(client.get, f"/r/{'a' * 22}") for _ in range(WAITING)]
+            time.sleep(1)  # every one of them is in a worker thread by now
+            assert not any(w.done() for w in waiting)
+            started = time.monotonic()
+            answer = client.get("/healthz")
+            assert answer.status_code == 200 and answer.json() == {"status": "ok"}
+            assert time.monotonic() - started < 2
+            stalled.close()  # the waiting connections are refused: their requests end
+            assert {w.result(timeout=60).status_code for w in waiting} == {503}
+    finally:
+        stalled.close()
 
 
 def test_readyz_reports_the_database_and_the_schema_revision_it_holds(
