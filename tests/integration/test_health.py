@@ -27,8 +27,6 @@ from tests.helpers.documents import army
 from tests.helpers.servers import free_port
 
 ROSTERS = "/api/v1/rosters"
-# More requests than worker threads (anyio lends 40 to a process by default).
-WAITING = 48
 
 
 def script_heads() -> list[str]:
@@ -70,13 +68,15 @@ def test_healthz_answers_while_every_worker_thread_waits_for_a_stalled_database(
     stalled.bind(("127.0.0.1", 0))
     stalled.listen(128)  # never accepted: the connection waits for a greeting that never comes
     url = f"postgresql+psycopg://muster@127.0.0.1:{stalled.getsockname()[1]}/muster"
+    threads = 4
     app = create_app(settings_for(url, migrate_on_start=False, db_connect_timeout=5,
-                                  db_pool_timeout=5))
+                                  db_pool_timeout=5, threads=threads))
+    waiting_requests = 3 * threads
     try:
         with TestClient(app, raise_server_exceptions=False) as client, \
-                ThreadPoolExecutor(max_workers=WAITING) as pool:
-            waiting = [pool.submit(client.get, f"/r/{'a' * 22}") for _ in range(WAITING)]
-            time.sleep(1)  # every one of them is in a worker thread by now
+                ThreadPoolExecutor(max_workers=waiting_requests) as pool:
+            waiting = [pool.submit(client.get, f"/r/{'a' * 22}") for _ in range(waiting_requests)]
+            time.sleep(1)  # every worker thread is held by now, the other requests queue for one
             assert not any(w.done() for w in waiting)
             started = time.monotonic()
             answer = client.get("/healthz")
