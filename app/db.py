@@ -288,7 +288,7 @@ class _DriverStatement:
 
 
 @functools.cache
-def _driver_statement(statement: Executable, dialect: Dialect) -> _DriverStatement:
+def driver_statement(statement: Executable, dialect: Dialect) -> _DriverStatement:
     compiled = statement.compile(dialect=dialect)
     return _DriverStatement(
         str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None,
@@ -355,7 +355,7 @@ def _alone(engine: Engine, statement: Executable,
            params: dict[str, Any]) -> tuple[Any, ...] | None:
     """Run one statement by the driver outside a transaction (for a write, the statement is
     its own transaction); its first row, converted as SQLAlchemy converts values."""
-    prepared = _driver_statement(statement, engine.dialect)
+    prepared = driver_statement(statement, engine.dialect)
     arguments = prepared.arguments(params)  # before autocommit is set: a missing one raises
     sqlite = engine.dialect.name == "sqlite"
     with _OnTheDriver(engine, params) as call:
@@ -386,7 +386,7 @@ def write_then(engine: Engine, first: Executable, then: Executable,
     """
     if as_one is not None and engine.dialect.name == "postgresql":
         return _alone(engine, as_one, params)
-    one, two = (_driver_statement(statement, engine.dialect) for statement in (first, then))
+    one, two = (driver_statement(statement, engine.dialect) for statement in (first, then))
     write = _Write(one, two, params, one.arguments(params), two.arguments(params))
     group = _GROUP_COMMITS.get(engine)
     if group is not None:
@@ -616,9 +616,12 @@ def storage_lifespan(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Both build on this module.
         from app import services
+        from app.async_reads import AsyncReads
 
         engine = make_engine(settings)
+        reads: AsyncReads | None = None
         try:
             if settings.migrate_on_start:
                 try:
@@ -640,6 +643,10 @@ def storage_lifespan(
                 log.info("purged %d rosters deleted over %d days ago", purged,
                          services.RESTORE_DAYS)
             app.state.engine = engine
+            reads = AsyncReads.of(engine, settings)
+            if reads is not None:
+                await reads.open()
+            app.state.async_reads = reads
             # Requests wait for one of these threads rather than each opening a connection
             # of its own beyond the pool (see Settings.threads).
             to_thread.current_default_thread_limiter().total_tokens = settings.threads
@@ -650,6 +657,8 @@ def storage_lifespan(
             gc.freeze()
             yield
         finally:
+            if reads is not None:
+                await reads.close()
             engine.dispose()
 
     return lifespan

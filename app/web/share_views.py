@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, bindparam, select
 from starlette.responses import HTMLResponse, Response
@@ -19,6 +20,9 @@ from starlette.responses import HTMLResponse, Response
 from app.db import read_one
 from app.kept import Kept
 from app.models import Roster
+
+if TYPE_CHECKING:
+    from app.async_reads import AsyncReads
 
 MAX_BYTES = 8 * 1024 * 1024
 # Drawn where the CSRF token goes; random, so no roster text can contain it.
@@ -47,7 +51,15 @@ def live_version(engine: Engine, roster_id: str) -> int | None:
     """The roster's current version, or None when there is no live roster by this id."""
     # Every share view asks this: straight to the driver (app/db.py), which more than
     # doubled the throughput of kept pages.
-    row = read_one(engine, _VERSION, {"roster_id": roster_id})
+    return _live(read_one(engine, _VERSION, {"roster_id": roster_id}))
+
+
+async def live_version_on_loop(reads: AsyncReads, roster_id: str) -> int | None:
+    """live_version, read on the event loop (app/async_reads.py)."""
+    return _live(await reads.one(_VERSION, {"roster_id": roster_id}))
+
+
+def _live(row: tuple[Any, ...] | None) -> int | None:
     if row is None or row[1] is not None:
         return None
     return int(row[0])

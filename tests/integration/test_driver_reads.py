@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import bindparam, create_engine, delete, exc, func, select
 from sqlmodel import Session
 
 from app import services
+from app.async_reads import AsyncReads
 from app.db import make_engine, migrate, read_one
 from app.models import Revision, Roster
-from app.web.share_views import live_version
-from tests.helpers.databases import settings_for
+from app.web.share_views import live_version, live_version_on_loop
+from tests.helpers.databases import fresh_schema, settings_for
 from tests.helpers.documents import army
+from tests.helpers.servers import free_port
 
 
 def test_the_version_read_sees_every_change_and_leaves_the_connection_as_it_found_it(
@@ -113,3 +117,60 @@ def test_a_change_written_by_the_driver_reads_back_as_written_and_fails_whole(
                                            2).version == 3
     finally:
         engine.dispose()
+
+
+# ---------------------------------------------------------------- on the event loop (PostgreSQL)
+
+def test_the_version_read_on_the_event_loop_sees_every_change_and_deletion() -> None:
+    with fresh_schema() as url:
+        settings = settings_for(url)
+        engine = make_engine(settings)
+        migrate(engine)
+
+        async def versions(roster_id: str) -> list[int | None]:
+            reads = AsyncReads.of(engine, settings)
+            assert reads is not None
+            await reads.open()
+            try:
+                seen = [await live_version_on_loop(reads, roster_id),
+                        await live_version_on_loop(reads, "no-such-roster")]
+                with Session(engine) as session:
+                    services.replace_roster(session, roster_id, army(name="v2"), 1)
+                seen.append(await live_version_on_loop(reads, roster_id))
+                with Session(engine) as session:
+                    services.delete_roster(session, roster_id)
+                seen.append(await live_version_on_loop(reads, roster_id))
+                return seen
+            finally:
+                await reads.close()
+
+        try:
+            with Session(engine) as session:
+                roster_id = services.create_roster(session, army()).roster.id
+            # Each answer as the thread's read gives it: the version, or None for no roster.
+            assert asyncio.run(versions(roster_id)) == [1, None, 2, None]
+        finally:
+            engine.dispose()
+
+
+def test_sqlite_has_no_reads_on_the_event_loop(tmp_path: Path) -> None:
+    settings = settings_for(f"sqlite:///{tmp_path / 'muster.db'}")
+    assert AsyncReads.of(make_engine(settings), settings) is None
+
+
+def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_reports_it() -> None:
+    # So that the share view answers 503 with Retry-After like every other page.
+    settings = settings_for(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/none",
+                            db_connect_timeout=1, db_pool_timeout=2)
+
+    async def read() -> None:
+        reads = AsyncReads.of(make_engine(settings), settings)
+        assert reads is not None
+        await reads.open()
+        try:
+            await live_version_on_loop(reads, "x")
+        finally:
+            await reads.close()
+
+    with pytest.raises(exc.OperationalError):
+        asyncio.run(read())
