@@ -360,9 +360,9 @@ def about(request: Request) -> Response:
 async def view(request: Request, roster_id: str) -> Response:
     # Drawn once per roster version (app/web/share_views.py): asking for the version is far
     # cheaper than pricing, judging and drawing the roster again. A kept page costs the
-    # version read: on PostgreSQL, for a browser with no "my rosters" to note it in, on the
-    # event loop (app/async_reads.py), else one trip to a worker thread; only a version not
-    # yet drawn costs a trip (another one) to draw it.
+    # version read: for a browser with no "my rosters" to note it in, on the event loop
+    # (app/async_reads.py), else one trip to a worker thread; only a version not yet drawn
+    # costs a trip (another one) to draw it.
     reads = getattr(request.app.state, "async_reads", None)
     if reads is not None and not request.cookies.get(DEVICE_COOKIE):
         version = await share_views.live_version_on_loop(reads, roster_id)

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import bindparam, create_engine, delete, exc, func, select
+from sqlalchemy import Engine, bindparam, create_engine, delete, exc, func, select
 from sqlmodel import Session
 
 from app import services
-from app.async_reads import AsyncReads
+from app.async_reads import AsyncReads, SqliteReads
+from app.config import Settings
 from app.db import make_engine, migrate, read_one
 from app.models import Revision, Roster
 from app.web.share_views import live_version, live_version_on_loop
-from tests.helpers.databases import fresh_schema, settings_for
+from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 from tests.helpers.servers import free_port
 
@@ -119,42 +123,95 @@ def test_a_change_written_by_the_driver_reads_back_as_written_and_fails_whole(
         engine.dispose()
 
 
-# ---------------------------------------------------------------- on the event loop (PostgreSQL)
+# ---------------------------------------------------------------- on the event loop
 
-def test_the_version_read_on_the_event_loop_sees_every_change_and_deletion() -> None:
-    with fresh_schema() as url:
-        settings = settings_for(url)
-        engine = make_engine(settings)
-        migrate(engine)
-
-        async def versions(roster_id: str) -> list[int | None]:
-            reads = AsyncReads.of(engine, settings)
-            assert reads is not None
-            await reads.open()
-            try:
-                seen = [await live_version_on_loop(reads, roster_id),
-                        await live_version_on_loop(reads, "no-such-roster")]
-                with Session(engine) as session:
-                    services.replace_roster(session, roster_id, army(name="v2"), 1)
-                seen.append(await live_version_on_loop(reads, roster_id))
-                with Session(engine) as session:
-                    services.delete_roster(session, roster_id)
-                seen.append(await live_version_on_loop(reads, roster_id))
-                return seen
-            finally:
-                await reads.close()
-
-        try:
-            with Session(engine) as session:
-                roster_id = services.create_roster(session, army()).roster.id
-            # Each answer as the thread's read gives it: the version, or None for no roster.
-            assert asyncio.run(versions(roster_id)) == [1, None, 2, None]
-        finally:
-            engine.dispose()
+async def _on_loop(engine: Engine, settings: Settings,
+                   reading: Callable[[AsyncReads | SqliteReads], Awaitable[list[int | None]]],
+                   ) -> list[int | None]:
+    reads = AsyncReads.of(engine, settings)
+    assert reads is not None
+    await reads.open()
+    try:
+        return await reading(reads)
+    finally:
+        await reads.close()
 
 
-def test_sqlite_has_no_reads_on_the_event_loop(tmp_path: Path) -> None:
+def test_the_version_read_on_the_event_loop_sees_every_change_and_deletion(
+        database_url: str) -> None:
+    settings = settings_for(database_url)
+    engine = make_engine(settings)
+    migrate(engine)
+
+    async def versions(reads: AsyncReads | SqliteReads) -> list[int | None]:
+        seen = [await live_version_on_loop(reads, roster_id),
+                await live_version_on_loop(reads, "no-such-roster")]
+        with Session(engine) as session:
+            services.replace_roster(session, roster_id, army(name="v2"), 1)
+        seen.append(await live_version_on_loop(reads, roster_id))
+        with Session(engine) as session:
+            services.delete_roster(session, roster_id)
+        seen.append(await live_version_on_loop(reads, roster_id))
+        return seen
+
+    try:
+        with Session(engine) as session:
+            roster_id = services.create_roster(session, army()).roster.id
+        # Each answer as the thread's read gives it: the version, or None for no roster.
+        assert asyncio.run(_on_loop(engine, settings, versions)) == [1, None, 2, None]
+    finally:
+        engine.dispose()
+
+
+def test_a_busy_sqlite_file_is_read_in_a_worker_thread_not_waited_for_on_the_event_loop(
+        tmp_path: Path) -> None:
     settings = settings_for(f"sqlite:///{tmp_path / 'muster.db'}")
+    engine = make_engine(settings)
+    migrate(engine)
+    with Session(engine) as session:
+        roster_id = services.create_roster(session, army()).roster.id
+    engine.dispose()  # no connection of the pool left open on the file
+    # A connection in exclusive locking mode that has written keeps every other reader out,
+    # even in WAL mode, until it lets go (here after half a second).
+    holder = sqlite3.connect(tmp_path / "muster.db", check_same_thread=False)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("UPDATE roster SET name = name")
+    holder.commit()
+
+    def let_go() -> None:
+        holder.execute("PRAGMA locking_mode = NORMAL")
+        holder.execute("SELECT 1").fetchall()  # the lock goes with the next access
+        holder.close()
+
+    async def version(reads: AsyncReads | SqliteReads) -> list[int | None]:
+        loop = asyncio.get_running_loop()
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticking = loop.create_task(tick())
+        loop.call_later(0.5, lambda: threading.Thread(target=let_go).start())
+        try:
+            return [await live_version_on_loop(reads, roster_id), ticks]
+        finally:
+            ticking.cancel()
+
+    try:
+        found, ticks = asyncio.run(_on_loop(engine, settings, version))
+        assert found == 1
+        # The event loop went on meanwhile: the read waited in a worker thread.
+        assert ticks is not None and ticks >= 20
+    finally:
+        engine.dispose()
+
+
+def test_an_sqlite_database_in_memory_has_no_reads_on_the_event_loop() -> None:
+    settings = settings_for("sqlite://")
     assert AsyncReads.of(make_engine(settings), settings) is None
 
 
