@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from app.config import Settings
 from app.main import create_app
+from app.rules import RULESETS
 from tests.unit.rule_cases import (
     BREAKS,
     KEEPS,
@@ -347,3 +348,27 @@ def test_any_body_at_all_gets_200_413_or_422(pricing: TestClient, data: bytes) -
     answer = pricing.post(PRICE, content=data, headers={"content-type": "application/json"})
     assert answer.status_code in (200, 413, 422), answer.text
     json.loads(answer.text)  # the refusal is JSON too
+
+
+def test_the_price_body_is_documented_as_the_rosters_one(pricing: TestClient) -> None:
+    # The route reads its body by hand (app/routes/api.py): the schema, the fuzzing and the
+    # clients generated from it still see the union of every rule system's roster.
+    paths = pricing.get("/openapi.json").json()["paths"]
+    body = paths[PRICE]["post"]["requestBody"]
+    schema = body["content"]["application/json"]["schema"]
+    assert body["required"] is True and schema.pop("title") == "Roster"
+    rosters = paths["/api/v1/rosters"]["post"]["requestBody"]["content"]["application/json"]
+    assert schema == {k: v for k, v in rosters["schema"].items() if k != "title"}
+    assert set(schema["discriminator"]["mapping"]) == set(RULESETS)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+def test_a_roster_in_any_json_encoding_is_priced_alike(pricing: TestClient,
+                                                       encoding: str) -> None:
+    # JSON's encodings, read as before the body was read by hand.
+    doc = army("mongols")
+    expected = post(pricing, doc).json()
+    answer = pricing.post(PRICE, content=json.dumps(doc, ensure_ascii=False).encode(encoding),
+                          headers={"content-type": "application/json; charset=" + encoding})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == expected
