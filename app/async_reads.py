@@ -21,7 +21,6 @@ with no connection free in time, is answered 503 with Retry-After as everywhere 
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -35,10 +34,17 @@ from starlette.concurrency import run_in_threadpool
 from app.config import Settings
 from app.db import driver_statement, read_one, sqlite_path
 
-log = logging.getLogger("muster.db")
+
+def reads_for(engine: Engine, settings: Settings) -> LoopReads | None:
+    """The event loop's reads of the engine's database; None for a SQLite database in
+    memory (no file a second connection could open)."""
+    if engine.dialect.name == "postgresql":
+        return PostgresReads(engine, settings)
+    path = sqlite_path(settings.db_url)
+    return SqliteReads(engine, path) if path is not None else None
 
 
-class AsyncReads:
+class PostgresReads:
     """PostgreSQL: a small pool of autocommit connections used from the event loop only."""
 
     def __init__(self, engine: Engine, settings: Settings) -> None:
@@ -53,14 +59,6 @@ class AsyncReads:
             # A connection the database dropped meanwhile is replaced before use, as the
             # engine's pre-ping does, so that the first read after an outage is answered.
             check=AsyncConnectionPool.check_connection if settings.db_pre_ping else None)
-
-    @staticmethod
-    def of(engine: Engine, settings: Settings) -> AsyncReads | SqliteReads | None:
-        """The reads for the engine's database; None for an SQLite database in memory."""
-        if engine.dialect.name == "postgresql":
-            return AsyncReads(engine, settings)
-        path = sqlite_path(settings.db_url)
-        return SqliteReads(engine, path) if path is not None else None
 
     async def open(self) -> None:
         # Without waiting: a server whose database is away still starts (and says so).
@@ -123,3 +121,6 @@ class SqliteReads:
             await self.close()
             return await run_in_threadpool(read_one, self.engine, statement, params)
         return None if row is None else prepared.row(row)
+
+
+LoopReads = PostgresReads | SqliteReads

@@ -618,10 +618,10 @@ def storage_lifespan(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Both build on this module.
         from app import services
-        from app.async_reads import AsyncReads
+        from app.async_reads import LoopReads, reads_for
 
         engine = make_engine(settings)
-        reads: AsyncReads | None = None
+        reads: LoopReads | None = None
         try:
             if settings.migrate_on_start:
                 try:
@@ -643,7 +643,7 @@ def storage_lifespan(
                 log.info("purged %d rosters deleted over %d days ago", purged,
                          services.RESTORE_DAYS)
             app.state.engine = engine
-            reads = AsyncReads.of(engine, settings)
+            reads = reads_for(engine, settings)
             if reads is not None:
                 await reads.open()
             app.state.async_reads = reads

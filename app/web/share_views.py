@@ -22,7 +22,7 @@ from app.kept import Kept
 from app.models import Roster
 
 if TYPE_CHECKING:
-    from app.async_reads import AsyncReads
+    from app.async_reads import LoopReads
 
 MAX_BYTES = 8 * 1024 * 1024
 # Drawn where the CSRF token goes; random, so no roster text can contain it.
@@ -54,7 +54,7 @@ def live_version(engine: Engine, roster_id: str) -> int | None:
     return _live(read_one(engine, _VERSION, {"roster_id": roster_id}))
 
 
-async def live_version_on_loop(reads: AsyncReads, roster_id: str) -> int | None:
+async def live_version_on_loop(reads: LoopReads, roster_id: str) -> int | None:
     """live_version, read on the event loop (app/async_reads.py)."""
     return _live(await reads.one(_VERSION, {"roster_id": roster_id}))
 

@@ -14,7 +14,7 @@ from sqlalchemy import Engine, bindparam, create_engine, delete, exc, func, sele
 from sqlmodel import Session
 
 from app import services
-from app.async_reads import AsyncReads, SqliteReads
+from app.async_reads import LoopReads, reads_for
 from app.config import Settings
 from app.db import make_engine, migrate, read_one
 from app.models import Revision, Roster
@@ -126,9 +126,9 @@ def test_a_change_written_by_the_driver_reads_back_as_written_and_fails_whole(
 # ---------------------------------------------------------------- on the event loop
 
 async def _on_loop(engine: Engine, settings: Settings,
-                   reading: Callable[[AsyncReads | SqliteReads], Awaitable[list[int | None]]],
+                   reading: Callable[[LoopReads], Awaitable[list[int | None]]],
                    ) -> list[int | None]:
-    reads = AsyncReads.of(engine, settings)
+    reads = reads_for(engine, settings)
     assert reads is not None
     await reads.open()
     try:
@@ -143,7 +143,7 @@ def test_the_version_read_on_the_event_loop_sees_every_change_and_deletion(
     engine = make_engine(settings)
     migrate(engine)
 
-    async def versions(reads: AsyncReads | SqliteReads) -> list[int | None]:
+    async def versions(reads: LoopReads) -> list[int | None]:
         seen = [await live_version_on_loop(reads, roster_id),
                 await live_version_on_loop(reads, "no-such-roster")]
         with Session(engine) as session:
@@ -184,7 +184,7 @@ def test_a_busy_sqlite_file_is_read_in_a_worker_thread_not_waited_for_on_the_eve
         holder.execute("SELECT 1").fetchall()  # the lock goes with the next access
         holder.close()
 
-    async def version(reads: AsyncReads | SqliteReads) -> list[int | None]:
+    async def version(reads: LoopReads) -> list[int | None]:
         loop = asyncio.get_running_loop()
         ticks = 0
 
@@ -212,7 +212,7 @@ def test_a_busy_sqlite_file_is_read_in_a_worker_thread_not_waited_for_on_the_eve
 
 def test_an_sqlite_database_in_memory_has_no_reads_on_the_event_loop() -> None:
     settings = settings_for("sqlite://")
-    assert AsyncReads.of(make_engine(settings), settings) is None
+    assert reads_for(make_engine(settings), settings) is None
 
 
 def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_reports_it() -> None:
@@ -221,7 +221,7 @@ def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_report
                             db_connect_timeout=1, db_pool_timeout=2)
 
     async def read() -> None:
-        reads = AsyncReads.of(make_engine(settings), settings)
+        reads = reads_for(make_engine(settings), settings)
         assert reads is not None
         await reads.open()
         try:

@@ -22,6 +22,7 @@ from sqlalchemy.engine import make_url
 
 from app.db import alembic_config, make_engine, migrate
 from app.main import create_app
+from app.routes.pages import DEVICE_COOKIE
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 from tests.helpers.servers import free_port
@@ -75,7 +76,11 @@ def test_healthz_answers_while_every_worker_thread_waits_for_a_stalled_database(
     try:
         with TestClient(app, raise_server_exceptions=False) as client, \
                 ThreadPoolExecutor(max_workers=waiting_requests) as pool:
-            waiting = [pool.submit(client.get, f"/r/{'a' * 22}") for _ in range(waiting_requests)]
+            # Share views of a browser with "my rosters" (a device cookie): each reads and
+            # notes the roster in a worker thread.
+            waiting = [pool.submit(client.get, f"/r/{'a' * 22}",
+                                   headers={"Cookie": f"{DEVICE_COOKIE}=x"})
+                       for _ in range(waiting_requests)]
             time.sleep(1)  # every worker thread is held by now, the other requests queue for one
             assert not any(w.done() for w in waiting)
             started = time.monotonic()
