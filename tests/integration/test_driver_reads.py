@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import Engine, bindparam, create_engine, delete, exc, func, select
@@ -125,6 +127,16 @@ def test_a_change_written_by_the_driver_reads_back_as_written_and_fails_whole(
 
 # ---------------------------------------------------------------- on the event loop
 
+T = TypeVar("T")
+
+
+def _run(coroutine: Coroutine[Any, Any, T]) -> T:
+    # In a thread of its own: a browser test earlier in the session may keep an event loop
+    # running in this one.
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 async def _on_loop(engine: Engine, settings: Settings,
                    reading: Callable[[LoopReads], Awaitable[list[int | None]]],
                    ) -> list[int | None]:
@@ -158,7 +170,7 @@ def test_the_version_read_on_the_event_loop_sees_every_change_and_deletion(
         with Session(engine) as session:
             roster_id = services.create_roster(session, army()).roster.id
         # Each answer as the thread's read gives it: the version, or None for no roster.
-        assert asyncio.run(_on_loop(engine, settings, versions)) == [1, None, 2, None]
+        assert _run(_on_loop(engine, settings, versions)) == [1, None, 2, None]
     finally:
         engine.dispose()
 
@@ -202,7 +214,7 @@ def test_a_busy_sqlite_file_is_read_in_a_worker_thread_not_waited_for_on_the_eve
             ticking.cancel()
 
     try:
-        found, ticks = asyncio.run(_on_loop(engine, settings, version))
+        found, ticks = _run(_on_loop(engine, settings, version))
         assert found == 1
         # The event loop went on meanwhile: the read waited in a worker thread.
         assert ticks is not None and ticks >= 20
@@ -230,4 +242,4 @@ def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_report
             await reads.close()
 
     with pytest.raises(exc.OperationalError):
-        asyncio.run(read())
+        _run(read())
