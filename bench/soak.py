@@ -6,11 +6,11 @@ Bounded: it stops after --minutes (plus the final check). By hand, not in the te
 
 Each client owns its rosters (so no change conflicts with another's) and loops over a mix:
 create (API), change with the edit key (PUT), change in the editor (htmx form post), delete,
-and reads (share view, editor, print sheet, JSON, exports, price, "my rosters"). Every
-acknowledged write is remembered as (roster, version, what it changed); at the end each one
-is read back from the revision history. The server processes' resident memory (RSS) is sampled
-every few seconds; after the warm-up (the first fifth of the run) it must not grow by more than
-10 % (last minute against the first minute after warm-up).
+and reads (share view, also by a reader with no cookies, editor, print sheet, JSON, exports,
+price, "my rosters"). Every acknowledged write is remembered as (roster, version, what it
+changed); at the end each one is read back from the revision history. The server processes'
+resident memory (RSS) is sampled every few seconds; after the warm-up (the first fifth of the
+run) it must not grow by more than 10 % (last minute against the first minute after warm-up).
 """
 
 from __future__ import annotations
@@ -100,6 +100,7 @@ class Owned:
 async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> None:
     rng = random.Random(number)
     http = httpx.AsyncClient(base_url=base, timeout=30)
+    reader = httpx.AsyncClient(base_url=base, timeout=30, cookies=None)
     try:
         await http.get("/")
         csrf = http.cookies["muster_csrf"]
@@ -154,6 +155,9 @@ async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> No
                     if ledger.expect(gone, 204):
                         mine.remove(roster)
                         ledger.deleted.append(roster.id)
+                elif roll < 0.45:  # the share link opened by someone else, with no cookies:
+                    # the version is read on the event loop (app/async_reads.py)
+                    ledger.expect(await reader.get(f"/r/{roster.id}"), 200)
                 else:
                     path = rng.choice([
                         f"/r/{roster.id}", f"/r/{roster.id}/edit", f"/r/{roster.id}/print",
@@ -167,6 +171,7 @@ async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> No
                 ledger.errors.append(f"transport: {type(error).__name__}: {error}")
     finally:
         await http.aclose()
+        await reader.aclose()
 
 
 async def verify(base: str, ledger: Ledger) -> int:
