@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Path, Query, Request
@@ -60,6 +61,12 @@ async def documented_query_only(request: Request) -> None:
         raise RequestValidationError([
             {"loc": ("query", name), "type": "extra_forbidden", "msg": message}
             for name in dict.fromkeys(unknown)])
+
+
+# The dependencies of every route of the app. Each takes the request alone, so that a route
+# answered without FastAPI's parameter solving (the price: app/routes/api.py) applies them
+# all by hand.
+APP_DEPENDENCIES: tuple[Callable[[Request], Awaitable[None]], ...] = (documented_query_only,)
 
 
 def refusal(status: int, lang: Lang, en: str, ru: str,

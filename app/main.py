@@ -13,7 +13,7 @@ from app import __version__, errors
 from app.allowed_methods import AllowedMethods, every_route
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
-from app.deps import documented_query_only
+from app.deps import APP_DEPENDENCIES
 from app.limits import BodySizeLimit
 from app.memory import limit_malloc_arenas
 from app.observability import RequestLog, configure_logging
@@ -34,7 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   lifespan=storage_lifespan(settings),
                   # /docs is served by app/routes/api_docs.py, within the CSP; no ReDoc.
                   docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
-                  dependencies=[Depends(documented_query_only)])
+                  dependencies=[Depends(dependency) for dependency in APP_DEPENDENCIES])
     app.state.settings = settings
     app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))

@@ -16,12 +16,14 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.config import Settings
 from app.main import create_app
+from app.routes import api
 from app.rules import RULESETS
 from tests.unit.rule_cases import (
     BREAKS,
@@ -211,6 +213,38 @@ def test_an_unknown_language_is_refused_naming_lang(pricing: TestClient) -> None
     answer = post(pricing, army("generic"), "de")
     assert answer.status_code == 422
     assert "lang" in answer.json()["message"] and "'ru'" in answer.json()["message"]
+
+
+@pytest.mark.parametrize("query", ["lang=de", "lang=", "lang=RU", "lang=en&lang=de",
+                                   "LANG=ru", "lnag=ru&lang=ru", "other=1&lang=de"])
+def test_the_price_refuses_its_query_as_fastapi_refuses_the_same_parameter(
+        pricing: TestClient, query: str) -> None:
+    """The price reads its query by hand (api.query_lang and the app's dependencies); a
+    roster read takes the same `lang`, solved by FastAPI: both answers must be the same."""
+    priced = pricing.post(f"{PRICE}?{query}", json=army("generic"))
+    read = pricing.get(f"/api/v1/rosters/no-such-roster?{query}")
+    assert priced.status_code == read.status_code == 422
+    assert priced.json() == read.json()
+
+
+def test_the_price_takes_the_last_lang_given_and_english_without(pricing: TestClient) -> None:
+    mongols = army("mongols")
+    assert pricing.post(PRICE, json=mongols).json() == \
+        pricing.post(f"{PRICE}?lang=en", json=mongols).json()
+    russian = pricing.post(f"{PRICE}?lang=en&lang=ru", json=mongols).json()
+    assert russian == pricing.post(f"{PRICE}?lang=ru", json=mongols).json()
+    assert russian != pricing.post(f"{PRICE}?lang=ru&lang=en", json=mongols).json()
+
+
+def test_a_dependency_added_to_the_price_route_is_refused_at_once() -> None:
+    """The price's route applies the app's dependencies by hand, so one added to the route
+    itself (or its router) would silently not apply: it must stop the app being built."""
+    router = APIRouter()
+    with pytest.raises(RuntimeError, match="applies only the app's dependencies"):
+        router.add_api_route("/price", api.price_roster, methods=["POST"],
+                             dependencies=[Depends(lambda: None)],
+                             route_class_override=api._PriceRoute)
+        FastAPI().include_router(router)
 
 
 @pytest.mark.parametrize("body", [b"{bad", b"", b"\xff\xfe", b'{"name": "x", "ruleset": '],
