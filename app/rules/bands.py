@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
-from app.rules.base import Lang, percent_text, pick
+from app.rules.base import LANGS, Lang, percent_text, pick
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,13 @@ class Band:
         return low <= count <= high
 
     def text(self, lang: Lang) -> str:
-        return _band_text(self, lang)
+        return self._texts[lang]
+
+    @functools.cached_property
+    def _texts(self) -> dict[str, str]:
+        # Every check prints its band, and the bands are a handful made at import: worked
+        # out once per band, where a cache keyed by the band hashed its Fractions per call.
+        return {lang: self._text(lang) for lang in LANGS}
 
     def _text(self, lang: Lang) -> str:
         lo, hi = percent_text(self.lo), percent_text(self.hi)
@@ -47,12 +53,6 @@ class Band:
         if count > high:
             return _span(lang, count - high, count - low, add=False)
         return ""
-
-
-@functools.cache
-def _band_text(band: Band, lang: Lang) -> str:
-    # A handful of bands and two languages: worth remembering, since every check prints them.
-    return band._text(lang)
 
 
 def _span(lang: Lang, least: int, most: int, add: bool) -> str:

@@ -45,7 +45,8 @@ class ShareRule:
         share = f"{count} {figures_of(lang, base, self.base.en, self.base.ru)}"
         if base:
             share += f" = {percent_text(Fraction(count, base))} %"
-        must = pick(lang, f"must be {self.band.text(lang)}", f"должно быть {self.band.text(lang)}")
+        band = self.band.text(lang)
+        must = pick(lang, f"must be {band}", f"должно быть {band}")
         summary = f"{title}: {share}, {must}"
         holds = self.band.holds(count, base)
         if self.waived_by_fortifications and fortified:
@@ -54,7 +55,7 @@ class ShareRule:
                             " (не действует: армия обороняет укрепления)")
         hint = "" if holds else self.band.hint(count, base, lang)
         return RuleCheck(self.code, title, summary, holds, severity,
-                         value=share, band=self.band.text(lang), hint=hint)
+                         value=share, band=band, hint=hint)
 
 
 @dataclass(frozen=True)

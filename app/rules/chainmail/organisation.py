@@ -73,12 +73,13 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
                pick(lang, "has no figures", "нет фигур"),
                pick(lang, "add a line of figures or remove the unit",
                     "добавьте линию фигур или удалите отряд"))
-    kinds = sorted({line.troop for line in unit.lines}, key=TROOP_ORDER.__getitem__)
+    kinds = {line.troop for line in unit.lines}
     if len(kinds) > 1 and frozenset(kinds) not in MIXABLE:
+        mixed = sorted(kinds, key=TROOP_ORDER.__getitem__)
         broken("unit.mixed_types", Severity.error,
                pick(lang, "Units do not mix troop types", "Отряды не смешивают типы войск"),
-               pick(lang, f"mixes {_names(kinds, lang, TROOPS)}",
-                    f"смешаны {_names(kinds, lang, TROOPS)}"),
+               pick(lang, f"mixes {_names(mixed, lang, TROOPS)}",
+                    f"смешаны {_names(mixed, lang, TROOPS)}"),
                pick(lang, "only light+medium or medium+heavy horse may share a unit; split it",
                     "смешивать можно только лёгкую со средней или среднюю с тяжёлой конницей; "
                     "разделите отряд"))

@@ -128,15 +128,13 @@ def price_line(line: Line, mercenary: bool) -> PricedLine:
 
 
 def price_unit(unit: Unit) -> PricedUnit:
-    lines = tuple(price_line(line, unit.mercenary) for line in unit.lines)
-    return PricedUnit(
-        name=unit.name,
-        mercenary=unit.mercenary,
-        flags=tuple(unit.flags),
-        figures=sum(line.figures for line in lines),
-        cost_eighths=sum(line.cost_eighths for line in lines),
-        lines=lines,
-    )
+    # Loops rather than generators and sums: this runs for every unit of every change.
+    lines = tuple([price_line(line, unit.mercenary) for line in unit.lines])
+    figures = cost = 0
+    for line in lines:
+        figures += line.figures
+        cost += line.cost_eighths
+    return PricedUnit(unit.name, unit.mercenary, tuple(unit.flags), figures, cost, lines)
 
 
 def price_engine(engine: EngineOrder) -> PricedEngine:
@@ -145,14 +143,16 @@ def price_engine(engine: EngineOrder) -> PricedEngine:
 
 
 def price(roster: ChainmailRoster) -> PricedRoster:
-    units = tuple(price_unit(unit) for unit in roster.units)
-    engines = tuple(price_engine(engine) for engine in roster.engines)
-    foot = horse = 0
+    units = tuple([price_unit(unit) for unit in roster.units])
+    engines = tuple([price_engine(engine) for engine in roster.engines])
+    foot = horse = total = 0
     for unit in units:
+        total += unit.cost_eighths
         for line in unit.lines:
             if TROOPS[line.troop].troop_class == "foot":
                 foot += line.figures
             else:
                 horse += line.figures
-    total = sum(u.cost_eighths for u in units) + sum(e.cost_eighths for e in engines)
+    for engine in engines:
+        total += engine.cost_eighths
     return PricedRoster(total, roster.points_limit, foot + horse, foot, horse, units, engines)

@@ -7,6 +7,7 @@ at most a few hundred keys however long the roster is.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 
@@ -53,7 +54,22 @@ class Figures:
         return self.knights is None or self.knights == knights
 
     def count(self, counts: Tally) -> int:
-        return sum(n for key, n in counts.items() if self.matches(key))
+        known = self._matched
+        total = 0
+        for key, n in counts.items():
+            hit = known.get(key)
+            if hit is None:
+                hit = known[key] = self.matches(key)
+            if hit:
+                total += n
+        return total
+
+    @functools.cached_property
+    def _matched(self) -> dict[Key, bool]:
+        # Whether each key is counted, worked out once per key: the keys are the catalogue's
+        # troops × weapons × knights or not (the roster's ids are checked against it), and
+        # every rule of every roster asks again.
+        return {}
 
     def label(self, lang: Lang) -> str:
         return pick(lang, self.en, self.ru)
