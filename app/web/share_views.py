@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, bindparam, select
+from sqlalchemy import ARRAY, Engine, String, any_, bindparam, select
 from starlette.responses import HTMLResponse, Response
 
 from app.db import read_one
@@ -45,6 +45,10 @@ _pages: Kept[Key, Drawn] = Kept(MAX_BYTES, weigh=lambda drawn: len(drawn.body))
 
 
 _VERSION = select(Roster.version, Roster.deleted_at).where(Roster.id == bindparam("roster_id"))
+# The same for many rosters at once, on PostgreSQL: the event loop's reads make the share
+# views that ask at the same moment one read (app/async_reads.py, Together).
+_VERSIONS = select(Roster.id, Roster.version, Roster.deleted_at).where(
+    Roster.id == any_(bindparam("roster_ids", type_=ARRAY(String))))
 
 
 def live_version(engine: Engine, roster_id: str) -> int | None:
@@ -56,13 +60,14 @@ def live_version(engine: Engine, roster_id: str) -> int | None:
 
 async def live_version_on_loop(reads: LoopReads, roster_id: str) -> int | None:
     """live_version, read on the event loop (app/async_reads.py)."""
-    return _live(await reads.one(_VERSION, {"roster_id": roster_id}))
+    return _live(await reads.one(_VERSION, {"roster_id": roster_id}, together=_VERSIONS))
 
 
 def _live(row: tuple[Any, ...] | None) -> int | None:
-    if row is None or row[1] is not None:
+    """(version, deleted_at) or, read together, (id, version, deleted_at)."""
+    if row is None or row[-1] is not None:
         return None
-    return int(row[0])
+    return int(row[-2])
 
 
 def get(key: Key) -> Drawn | None:

@@ -16,7 +16,7 @@ from sqlalchemy import Engine, bindparam, create_engine, delete, exc, func, sele
 from sqlmodel import Session
 
 from app import services
-from app.async_reads import LoopReads, reads_for
+from app.async_reads import LoopReads, PostgresReads, reads_for
 from app.config import Settings
 from app.db import make_engine, migrate, read_one
 from app.models import Revision, Roster
@@ -243,3 +243,89 @@ def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_report
 
     with pytest.raises(exc.OperationalError):
         _run(read())
+
+
+def test_version_reads_asked_at_once_are_each_answered_with_their_own_roster(
+        database_url: str) -> None:
+    """Many share views at the same moment: each gets its own roster's version (a roster
+    changed, one deleted, one that never was, one asked for twice). On PostgreSQL they are
+    read together, in fewer reads than views (app/async_reads.py, Together)."""
+    settings = settings_for(database_url)
+    engine = make_engine(settings)
+    migrate(engine)
+    with Session(engine) as session:
+        ids = [services.create_roster(session, army(name=f"r{i}")).roster.id for i in range(40)]
+        for roster_id in ids[:10]:
+            services.replace_roster(session, roster_id, army(name="v2"), 1)
+        for roster_id in ids[10:15]:
+            services.delete_roster(session, roster_id)
+    asked = [*ids, "no-such-roster", ids[0], ids[20]]
+    expected = [2] * 10 + [None] * 5 + [1] * 25 + [None, 2, 1]
+    reads_made: list[int] = []
+
+    async def versions(reads: LoopReads) -> list[int | None]:
+        if isinstance(reads, PostgresReads):
+            read_all = reads.all
+
+            async def counted(statement: Any, params: dict[str, Any],
+                              first_only: bool = False) -> list[tuple[Any, ...]]:
+                reads_made.append(len(next(iter(params.values()))))
+                return await read_all(statement, params, first_only)
+
+            reads.all = counted  # type: ignore[method-assign]
+        return list(await asyncio.wait_for(
+            asyncio.gather(*(live_version_on_loop(reads, r) for r in asked)), 30))
+
+    try:
+        assert _run(_on_loop(engine, settings, versions)) == expected
+        if engine.dialect.name == "postgresql":
+            assert sum(reads_made) == len(set(asked))  # a roster asked twice is read once
+            assert len(reads_made) < len(asked) / 4
+    finally:
+        engine.dispose()
+
+
+def test_a_version_read_given_up_by_its_request_leaves_the_others_answered(
+        database_url: str) -> None:
+    # A visitor who closes the page cancels its request; the views read with it still get
+    # their answers, and the next read is made as ever.
+    if not database_url.startswith("postgresql"):
+        pytest.skip("on SQLite each read is made at once: none waits to be given up")
+    settings = settings_for(database_url)
+    engine = make_engine(settings)
+    migrate(engine)
+    with Session(engine) as session:
+        ids = [services.create_roster(session, army()).roster.id for _ in range(6)]
+
+    async def versions(reads: LoopReads) -> list[int | None]:
+        views = [asyncio.ensure_future(live_version_on_loop(reads, r)) for r in ids]
+        await asyncio.sleep(0)  # all of them asked
+        views[3].cancel()
+        answered = await asyncio.wait_for(asyncio.gather(*views, return_exceptions=True), 30)
+        assert isinstance(answered[3], asyncio.CancelledError)
+        return [*(v for i, v in enumerate(answered) if i != 3),  # type: ignore[misc]
+                await live_version_on_loop(reads, ids[3])]
+
+    try:
+        assert _run(_on_loop(engine, settings, versions)) == [1] * 6
+    finally:
+        engine.dispose()
+
+
+def test_every_version_read_waiting_together_is_told_the_database_cannot_be_reached() -> None:
+    settings = settings_for(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/none",
+                            db_connect_timeout=1, db_pool_timeout=1)
+
+    async def read() -> list[Any]:
+        reads = reads_for(make_engine(settings), settings)
+        assert reads is not None
+        await reads.open()
+        try:
+            return await asyncio.wait_for(asyncio.gather(
+                *(live_version_on_loop(reads, f"r{i}") for i in range(8)),
+                return_exceptions=True), 30)
+        finally:
+            await reads.close()
+
+    found = _run(read())
+    assert len(found) == 8 and all(isinstance(e, exc.OperationalError) for e in found)
