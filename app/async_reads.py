@@ -92,6 +92,7 @@ class PostgresReads:
 
     async def all(self, statement: Select[Any], params: dict[str, Any],
                   first_only: bool = False) -> list[tuple[Any, ...]]:
+        """The rows of a one-statement read (only the first, if any, with `first_only`)."""
         prepared = driver_statement(statement, self.engine.dialect)
         arguments = prepared.arguments(params)
         try:
