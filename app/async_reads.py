@@ -80,29 +80,25 @@ class PostgresReads:
         keys, its first column the key; `params` holds one key): the reads of it asked for
         while others are out are then made as one (Together)."""
         if together is None:
-            return await self._one(statement, params)
+            rows = await self.all(statement, params)
+            return rows[0] if rows else None
         if together not in self.together:
             self.together[together] = Together(self, together)
         [key] = params.values()
         return await self.together[together].row(key)
 
-    async def _one(self, statement: Select[Any], params: dict[str, Any]) -> tuple[Any, ...] | None:
-        rows = await self.all(statement, params, first_only=True)
-        return rows[0] if rows else None
-
-    async def all(self, statement: Select[Any], params: dict[str, Any],
-                  first_only: bool = False) -> list[tuple[Any, ...]]:
-        """The rows of a one-statement read (only the first, if any, with `first_only`)."""
+    async def all(self, statement: Select[Any], params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """The rows of a one-statement read, with their values as SQLAlchemy gives them."""
         prepared = driver_statement(statement, self.engine.dialect)
         arguments = prepared.arguments(params)
         try:
             async with self.pool.connection() as connection:
                 cursor = await connection.execute(prepared.sql, arguments)
-                found = [await cursor.fetchone()] if first_only else await cursor.fetchall()
+                found = await cursor.fetchall()
         except (psycopg.Error, PoolTimeout) as error:
             # A broken connection is not given back to the pool by psycopg_pool.
             raise exc.OperationalError(prepared.sql, params, error) from error
-        return [prepared.row(row) for row in found if row is not None]
+        return [prepared.row(row) for row in found]
 
 
 class Together:

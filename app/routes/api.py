@@ -93,8 +93,7 @@ def query_lang(request: Request) -> LangQuery:
     try:
         return _LANG.validate_python(value)
     except ValidationError as error:
-        raise RequestValidationError(
-            [{**e, "loc": ("query", "lang", *e["loc"])} for e in error.errors()]) from None
+        raise RequestValidationError(_located(error, "query", "lang")) from None
 
 
 # ---------------------------------------------------------------- the price's body
@@ -143,11 +142,12 @@ def _validated(data: Any) -> Any:
     try:
         return DOCUMENT.validate_python(data)
     except ValidationError as error:
-        raise RequestValidationError(_in_body(error)) from None
+        raise RequestValidationError(_located(error, "body")) from None
 
 
-def _in_body(error: ValidationError) -> list[dict[str, Any]]:
-    return [{**e, "loc": ("body", *e["loc"])} for e in error.errors()]
+def _located(error: ValidationError, *where: str) -> list[dict[str, Any]]:
+    """pydantic's errors as FastAPI words a parameter's: each place within `where`."""
+    return [{**e, "loc": (*where, *e["loc"])} for e in error.errors()]
 
 
 def document_price_body(app: FastAPI) -> None:

@@ -44,11 +44,12 @@ class Drawn:
 _pages: Kept[Key, Drawn] = Kept(MAX_BYTES, weigh=lambda drawn: len(drawn.body))
 
 
-_VERSION = select(Roster.version, Roster.deleted_at).where(Roster.id == bindparam("roster_id"))
-# The same for many rosters at once, on PostgreSQL: the event loop's reads make the share
-# views that ask at the same moment one read (app/async_reads.py, Together).
-_VERSIONS = select(Roster.id, Roster.version, Roster.deleted_at).where(
-    Roster.id == any_(bindparam("roster_ids", type_=ARRAY(String))))
+# Both reads give (id, version, deleted_at); the second is the same for many rosters at once,
+# on PostgreSQL: the event loop's reads make the share views that ask at the same moment one
+# read (app/async_reads.py, Together).
+_ROW = (Roster.id, Roster.version, Roster.deleted_at)
+_VERSION = select(*_ROW).where(Roster.id == bindparam("roster_id"))
+_VERSIONS = select(*_ROW).where(Roster.id == any_(bindparam("roster_ids", type_=ARRAY(String))))
 
 
 def live_version(engine: Engine, roster_id: str) -> int | None:
@@ -64,10 +65,9 @@ async def live_version_on_loop(reads: LoopReads, roster_id: str) -> int | None:
 
 
 def _live(row: tuple[Any, ...] | None) -> int | None:
-    """(version, deleted_at) or, read together, (id, version, deleted_at)."""
-    if row is None or row[-1] is not None:
+    if row is None or row[2] is not None:
         return None
-    return int(row[-2])
+    return int(row[1])
 
 
 def get(key: Key) -> Drawn | None:

@@ -267,10 +267,9 @@ def test_version_reads_asked_at_once_are_each_answered_with_their_own_roster(
         if isinstance(reads, PostgresReads):
             read_all = reads.all
 
-            async def counted(statement: Any, params: dict[str, Any],
-                              first_only: bool = False) -> list[tuple[Any, ...]]:
+            async def counted(statement: Any, params: dict[str, Any]) -> list[tuple[Any, ...]]:
                 reads_made.append(len(next(iter(params.values()))))
-                return await read_all(statement, params, first_only)
+                return await read_all(statement, params)
 
             reads.all = counted  # type: ignore[method-assign]
         return list(await asyncio.wait_for(
