@@ -115,8 +115,10 @@ def points_text(value: Fraction) -> str:
     return f"{float(value):.3f}".rstrip("0").rstrip(".")
 
 
-def percent_text(value: Fraction) -> str:
-    """A share as a percentage with at most one decimal, for display only."""
+def percent_text(value: Fraction | float) -> str:
+    """A share as a percentage with at most one decimal, for display only. A share of whole
+    counts may come as `count / base`: the same float as float(Fraction(count, base)), both
+    rounded once from the same ratio, without building the Fraction."""
     text = f"{float(value) * 100:.1f}"
     return text[:-2] if text.endswith(".0") else text
 

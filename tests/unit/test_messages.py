@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from app.rules.base import Issue, Lang
+from app.rules.base import Issue, Lang, percent_text
 from app.rules.chainmail import evaluate, validate
 from app.rules.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import BREAKS, Case, army, case_id, line, unit
@@ -134,3 +137,17 @@ def test_a_unit_message_names_the_unit_by_number_and_name() -> None:
                unit(line("heavy_foot", 5, "lance"), name="Черная стража"))
     assert message(doc, "unit.weapon_not_allowed").startswith("unit 2 “Черная стража”")
     assert message(doc, "unit.weapon_not_allowed", "ru").startswith("отряд 2 «Черная стража»")
+
+
+def test_a_share_of_whole_counts_is_worded_as_its_exact_fraction_every_time() -> None:
+    # The share rules word count / base from the float division, not from a Fraction: both
+    # must give the same text for every share a roster can have.
+    for base in range(1, 301):
+        for count in range(base + 1):
+            assert percent_text(count / base) == percent_text(Fraction(count, base)), (count, base)
+
+
+@given(st.integers(min_value=1, max_value=10**7), st.data())
+def test_a_share_of_large_counts_is_worded_as_its_exact_fraction(base: int, data: Any) -> None:
+    count = data.draw(st.integers(min_value=0, max_value=base))
+    assert percent_text(count / base) == percent_text(Fraction(count, base))

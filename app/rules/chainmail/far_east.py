@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Literal
 
 from app.rules.base import Lang, RuleCheck, Severity, percent_text, pick
@@ -123,4 +122,4 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
 
 
 def percent_text_of(count: int, base: int) -> str:
-    return percent_text(Fraction(count, base)) if base else "0"
+    return percent_text(count / base) if base else "0"

@@ -44,7 +44,7 @@ class ShareRule:
         title = self.counted.label(lang)
         share = f"{count} {figures_of(lang, base, self.base.en, self.base.ru)}"
         if base:
-            share += f" = {percent_text(Fraction(count, base))} %"
+            share += f" = {percent_text(count / base)} %"
         band = self.band.text(lang)
         must = pick(lang, f"must be {band}", f"должно быть {band}")
         summary = f"{title}: {share}, {must}"
