@@ -25,6 +25,7 @@ with no connection free in time, is answered 503 with Retry-After as everywhere 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -107,8 +108,13 @@ class Together:
     Under load most share views wait for one of the few pooled connections, and each read is
     a round trip that wakes a PostgreSQL backend. Here a request that finds every connection's
     worth of reads out leaves its key with the next read instead: while a read is out, the
-    keys asked for meanwhile gather, and the next read asks for all of them at once. A
-    request alone is read at once, as before."""
+    keys asked for meanwhile gather, and the next read asks for all of them at once, up to
+    `most` keys (the oldest first; the rest go with the read after). A request alone is read
+    at once, as before."""
+
+    # Keys in one read: a few thousand waiting views would otherwise make one statement of a
+    # few thousand ids, answered only when all of it is, and a parameter list without bound.
+    most = 500
 
     def __init__(self, reads: PostgresReads, statement: Select[Any]) -> None:
         self.reads, self.statement = reads, statement
@@ -131,7 +137,11 @@ class Together:
     async def _read(self) -> None:
         try:
             while self.waiting:
-                asked, self.waiting = self.waiting, {}
+                if len(self.waiting) <= self.most:
+                    asked, self.waiting = self.waiting, {}
+                else:  # dicts keep their order: the keys asked for first are read first
+                    asked = {key: self.waiting.pop(key)
+                             for key in list(itertools.islice(self.waiting, self.most))}
                 try:
                     rows = await self.reads.all(self.statement, {self.param: list(asked)})
                     found = {row[0]: row for row in rows}
