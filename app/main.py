@@ -62,7 +62,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(sheet.router)
     app.include_router(order_test.router)
     app.include_router(melee.router)
-    api.document_price_body(app)
     api_docs.install(app)  # before /static: its files are mounted under /static/api-docs
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

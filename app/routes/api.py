@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable, Coroutine
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+from fastapi import APIRouter, Body, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
@@ -16,7 +15,7 @@ from starlette.responses import Response
 
 from app.answers import FastJSON
 from app.deps import APP_DEPENDENCIES
-from app.rules import RULESETS, get_ruleset
+from app.rules import RULESETS, RosterDocument, get_ruleset
 from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
 from app.stored_documents import DOCUMENT
 from app.web.security import CROSS_SITE_ANSWER
@@ -45,14 +44,13 @@ def ruleset_catalogue(ruleset_id: str) -> dict[str, Any]:
 
 
 async def price_roster(
-    request: Request,
+    roster: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
     lang: LangQuery = Query("en", description="Language of issue messages"),
 ) -> JSONResponse:
     # Async on purpose: pricing is pure CPU work of well under a millisecond for a usual
     # roster (a few ms at the 500-unit limit), so a hop to the thread pool and back, and the
     # GIL contention it brings under load, would cost more than the work itself.
-    roster = await roster_body(request)
-    system = RULESETS[roster.ruleset]
+    system = RULESETS[roster.ruleset]  # type: ignore[attr-defined]
     # The result is built as the response model's JSON already (the rules package's own
     # tests hold it to that model); answering it as is spares validating it into the model
     # again, a third of the request's time; orjson writes it (app/answers.py).
@@ -60,11 +58,12 @@ async def price_roster(
 
 
 class _PriceRoute(APIRoute):
-    """The price's route as FastAPI documents it, from `price_roster`'s signature (its query,
-    its answers; the body by document_price_body), but answered without FastAPI's solving of
-    the parameters: `lang` is read by query_lang and the body by roster_body, each refused
-    with the 422 FastAPI gives. That solving cost a tenth of the request's CPU, on the API's
-    busiest route (README, Speed)."""
+    """The price's route as FastAPI documents it, from `price_roster`'s signature (its body,
+    its query, its answers), but answered without FastAPI's solving of the parameters: the
+    body is read by read_roster and `lang` by query_lang, in FastAPI's order and with its
+    refusals (a test holds every answer to a twin route that FastAPI solves). That solving
+    cost a tenth of the request's CPU, and reading the JSON apart from validating it a fifth,
+    on the API's busiest route (README, Speed)."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         if self.dependant.dependencies:
@@ -72,9 +71,16 @@ class _PriceRoute(APIRoute):
             raise RuntimeError(f"{self.path} applies only the app's dependencies by hand")
 
         async def answer(request: Request) -> Response:
-            for dependency in APP_DEPENDENCIES:  # in FastAPI's order: the app's, then ours
+            # FastAPI's order: the body is read first (one over the limit, or no JSON, is
+            # refused at once), then the app's dependencies run, then every parameter is
+            # validated and all their refusals given together, the query's first.
+            roster, body_refused = await read_roster(request)
+            for dependency in APP_DEPENDENCIES:
                 await dependency(request)
-            return await price_roster(request, query_lang(request))
+            lang, lang_refused = query_lang(request)
+            if lang_refused or body_refused:
+                raise RequestValidationError([*lang_refused, *body_refused])
+            return await price_roster(roster, lang)
         return answer
 
 
@@ -82,36 +88,38 @@ router.add_api_route("/price", price_roster, methods=["POST"], response_model=Pr
                      responses=REFUSALS, route_class_override=_PriceRoute)
 
 _LANG: TypeAdapter[LangQuery] = TypeAdapter(LangQuery)
+Refusals = list[dict[str, Any]]
 
 
-def query_lang(request: Request) -> LangQuery:
+def query_lang(request: Request) -> tuple[LangQuery, Refusals]:
     """`?lang=` as FastAPI reads a `LangQuery` parameter: the last one given, "en" when there
-    is none, and anything else refused with the same 422 naming query.lang."""
+    is none; anything else is refused with the error FastAPI gives, naming query.lang."""
     value = request.query_params.get("lang")
     if value is None:
-        return "en"
+        return "en", []
     try:
-        return _LANG.validate_python(value)
+        return _LANG.validate_python(value), []
     except ValidationError as error:
-        raise RequestValidationError(_located(error, "query", "lang")) from None
+        return "en", _located(error, "query", "lang")
 
 
 # ---------------------------------------------------------------- the price's body
 
-async def roster_body(request: Request) -> Any:
-    """The roster a request's JSON body holds, validated, refused exactly as FastAPI refuses a
-    `Body()` parameter (the same 422s naming the same fields), at a fifth less of the whole
-    request's CPU: pydantic reads and validates the JSON in one pass, where FastAPI has the
-    standard library parse it into Python objects and then validates those. Its body is
-    documented as the rosters' (`document_price_body`)."""
+async def read_roster(request: Request) -> tuple[Any, Refusals]:
+    """The roster a request's JSON body holds, validated, or the refusals FastAPI gives a
+    `Body()` parameter for it (the same errors naming the same fields), at a fifth less of
+    the whole request's CPU: pydantic reads and validates the JSON in one pass, where FastAPI
+    has the standard library parse it into Python objects and then validates those. What
+    FastAPI refuses before it solves any parameter is raised at once: a body over the limit
+    (413, when it is read), one that is no JSON (422) or no text (400)."""
     body = await request.body()
     if not body:
-        raise RequestValidationError([{"type": "missing", "loc": ("body",),
-                                       "msg": "Field required", "input": None}])
+        return None, [{"type": "missing", "loc": ("body",), "msg": "Field required",
+                       "input": None}]
     if not _is_json(request.headers.get("content-type")):
         return _validated(body)  # refused as FastAPI refuses it: not an object
     try:
-        return DOCUMENT.validate_json(body)
+        return DOCUMENT.validate_json(body), []
     except ValidationError:
         pass
     # Refused, or not JSON to pydantic: read by the standard library and validated as FastAPI
@@ -138,29 +146,15 @@ def _is_json(content_type: str | None) -> bool:
     return main == "application" and (sub == "json" or sub.endswith("+json"))
 
 
-def _validated(data: Any) -> Any:
+def _validated(data: Any) -> tuple[Any, Refusals]:
     try:
-        return DOCUMENT.validate_python(data)
+        # As FastAPI validates a body (from_attributes), which words a refusal of a value
+        # where an object belongs in its own way ("…or object to extract fields from").
+        return DOCUMENT.validate_python(data, from_attributes=True), []
     except ValidationError as error:
-        raise RequestValidationError(_located(error, "body")) from None
+        return None, _located(error, "body")
 
 
 def _located(error: ValidationError, *where: str) -> list[dict[str, Any]]:
     """pydantic's errors as FastAPI words a parameter's: each place within `where`."""
     return [{**e, "loc": (*where, *e["loc"])} for e in error.errors()]
-
-
-def document_price_body(app: FastAPI) -> None:
-    """Document the price's body as the rosters' own: the same union of roster documents
-    (roster_body reads it by hand, so FastAPI does not know it)."""
-    generate = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            paths = generate()["paths"]
-            body = copy.deepcopy(paths["/api/v1/rosters"]["post"]["requestBody"])
-            body["content"]["application/json"]["schema"]["title"] = "Roster"  # as it was
-            paths["/api/v1/price"]["post"]["requestBody"] = body
-        return app.openapi_schema  # type: ignore[return-value]
-
-    app.openapi = openapi  # type: ignore[method-assign]

@@ -12,19 +12,21 @@ import time
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 import pytest
-from fastapi import APIRouter, Depends, FastAPI
+from fastapi import APIRouter, Body, Depends, FastAPI, Query
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.responses import Response
 
+from app.answers import FastJSON
 from app.config import Settings
 from app.main import create_app
 from app.routes import api
-from app.rules import RULESETS
+from app.rules import RULESETS, RosterDocument
 from tests.unit.rule_cases import (
     BREAKS,
     KEEPS,
@@ -406,3 +408,47 @@ def test_a_roster_in_any_json_encoding_is_priced_alike(pricing: TestClient,
                           headers={"content-type": "application/json; charset=" + encoding})
     assert answer.status_code == 200, answer.text
     assert answer.json() == expected
+
+
+# ---- the price answers as FastAPI would ----
+
+SOLVED = "/api/v1/price-solved"
+
+
+@pytest.fixture(scope="module")
+def twinned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The app with a twin of the price's route that FastAPI solves as it solves any other:
+    the same body and query parameters, declared, and the same work. The price reads both by
+    hand (api._PriceRoute), so the two must answer every request alike."""
+    data = tmp_path_factory.mktemp("price-twin")
+    app = create_app(Settings(_env_file=None, data_dir=data,  # type: ignore[call-arg]
+                              DATABASE_URL=f"sqlite:///{data / 'muster.db'}"))
+
+    # Declared as the price's route was before it read its body by hand.
+    async def price_solved(roster: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
+                           lang: api.LangQuery = Query("en")) -> Response:
+        return FastJSON(RULESETS[roster.ruleset].evaluate(roster, lang).result)
+
+    app.add_api_route(SOLVED, price_solved, methods=["POST"])
+    with TestClient(app) as client:
+        yield client
+
+
+KINDS = [None, "application/json", "application/json; charset=utf-8", "APPLICATION/JSON",
+         "application/merge-patch+json", "application/vnd.api+json", "text/plain",
+         "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+         "application/jsonx"]
+QUERIES = ["", "lang=ru", "lang=en", "lang=de", "lang=", "lang=en&lang=ru", "lang=ru&lang=de",
+           "LANG=ru", "other=1", "lang=ru&other=1", "lang=%D1%80%D1%83"]
+
+
+@FUZZ
+@given(any_bodies, st.sampled_from(KINDS), st.sampled_from(QUERIES))
+def test_the_price_answers_every_request_as_fastapi_answers_its_solved_twin(
+        twinned: TestClient, body: bytes, kind: str | None, query: str) -> None:
+    headers = {} if kind is None else {"content-type": kind}
+    priced = twinned.post(f"{PRICE}?{query}", content=body, headers=headers)
+    solved = twinned.post(f"{SOLVED}?{query}", content=body, headers=headers)
+    assert priced.status_code == solved.status_code, (priced.text, solved.text)
+    assert priced.content == solved.content
+    assert priced.headers.get("content-type") == solved.headers.get("content-type")
