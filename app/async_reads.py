@@ -73,20 +73,17 @@ class PostgresReads:
     async def close(self) -> None:
         await self.pool.close()
 
-    async def one(self, statement: Select[Any], params: dict[str, Any], *,
-                  together: Select[Any] | None = None) -> tuple[Any, ...] | None:
-        """The first row of a one-statement read, with its values as SQLAlchemy gives them.
-
-        `together` is the same read for many keys at once (its one parameter the list of
-        keys, its first column the key; `params` holds one key): the reads of it asked for
-        while others are out are then made as one (Together)."""
+    async def by_key(self, one: Select[Any], many: Select[Any],
+                     params: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The row `one` reads for the one key in `params` (its first column the key), or
+        None, with its values as SQLAlchemy gives them. `many` is the same read for a list of
+        keys (its one parameter): the keys asked for while other reads are out are read by it
+        together (Together); a key asked for alone is read by it at once."""
+        together = self.together.get(many)
         if together is None:
-            rows = await self.all(statement, params)
-            return rows[0] if rows else None
-        if together not in self.together:
-            self.together[together] = Together(self, together)
+            together = self.together[many] = Together(self, many)
         [key] = params.values()
-        return await self.together[together].row(key)
+        return await together.row(key)
 
     async def all(self, statement: Select[Any], params: dict[str, Any]) -> list[tuple[Any, ...]]:
         """The rows of a one-statement read, with their values as SQLAlchemy gives them."""
@@ -189,12 +186,12 @@ class SqliteReads:
         connection.execute("PRAGMA query_only = 1")  # reads, whatever a bug might send
         return connection
 
-    async def one(self, statement: Select[Any], params: dict[str, Any], *,
-                  together: Select[Any] | None = None) -> tuple[Any, ...] | None:
-        """The first row of a one-statement read, with its values as SQLAlchemy gives them.
-        Each read is made at once (`together` is not needed: a read of a local file takes
-        tens of microseconds and no round trip)."""
-        prepared = driver_statement(statement, self.engine.dialect)
+    async def by_key(self, one: Select[Any], many: Select[Any],
+                     params: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The row `one` reads for the key in `params`, or None, with its values as
+        SQLAlchemy gives them. Each read is made at once by `one` (`many` is not needed: a
+        read of a local file takes tens of microseconds and no round trip)."""
+        prepared = driver_statement(one, self.engine.dialect)
         arguments = prepared.arguments(params)
         try:
             if self.connection is None:
@@ -208,7 +205,7 @@ class SqliteReads:
             # Busy, or not readable here: the read the worker threads make, which waits as
             # long as a writer may hold the file and reports a failure as every read does.
             await self.close()
-            return await run_in_threadpool(read_one, self.engine, statement, params)
+            return await run_in_threadpool(read_one, self.engine, one, params)
         return None if row is None else prepared.row(row)
 
 

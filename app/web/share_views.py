@@ -61,7 +61,7 @@ def live_version(engine: Engine, roster_id: str) -> int | None:
 
 async def live_version_on_loop(reads: LoopReads, roster_id: str) -> int | None:
     """live_version, read on the event loop (app/async_reads.py)."""
-    return _live(await reads.one(_VERSION, {"roster_id": roster_id}, together=_VERSIONS))
+    return _live(await reads.by_key(_VERSION, _VERSIONS, {"roster_id": roster_id}))
 
 
 def _live(row: tuple[Any, ...] | None) -> int | None:
