@@ -133,6 +133,9 @@ def test_an_empty_army_is_legal_but_warned_that_no_officer_leads_it() -> None:
     ({}, ["move", "attack", "close_order", "square", "march_column", "rally"]),
     ({"accuracy": 4, "formation": "close_order"},
      ["move", "attack", "shoot", "square", "march_column", "volley", "rally"]),
+    # A volley is shooting: no accuracy, no volley, even in close order (§2).
+    ({"accuracy": None, "formation": "close_order"},
+     ["move", "attack", "square", "march_column", "rally"]),
     # "Подразделения в формации Каре двигаться не могут"; they still shoot from one side.
     ({"accuracy": 4, "formation": "square"},
      ["shoot", "close_order", "march_column", "rally"]),
