@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from app.rules.base import LANGS, Lang, percent_text, pick
+from app.rules.words import NOUNS, counted
 
 
 @dataclass(frozen=True)
@@ -45,26 +46,109 @@ class Band:
             return pick(lang, f"at most {hi} %", f"не более {hi} %")
         return f"{lo}–{hi} %"
 
-    def hint(self, count: int, base: int, lang: Lang) -> str:
-        """What to add or remove, counted against the current base."""
-        low, high = self.limits(base)
-        if count < low:
-            return _span(lang, low - count, high - count, add=True)
-        if count > high:
-            return _span(lang, count - high, count - low, add=False)
-        return ""
+    def remedies(self, count: int, base: int) -> Remedies | None:
+        """How many figures, added or removed, bring `count` of `base` back into the band;
+        None when it holds. The counted figures are among the base's (every share rule's
+        are), so adding or removing them moves the base as well: 6 of 20 at 40–60 % needs 2
+        to 17 more (8 of 22 … 23 of 37), not the 2 to 6 that the base of 20 alone suggests.
+        Each range is every number that mends the rule, and only those (the band's limits
+        only grow with the base, so the numbers that mend it are one unbroken run)."""
+        if self.holds(count, base):
+            return None
+        a, b = self.lo.numerator, self.lo.denominator
+        p, q = self.hi.numerator, self.hi.denominator
+        # (k, M) holds when floor(a·M/b) <= k, i.e. a·M < b·(k + 1), and k <= ceil(p·M/q),
+        # i.e. q·(k - 1) < p·M. Each range below solves the two for the one unknown.
+        n, c = base, count
+        kind: Span | None
+        others: Span | None
+        if c < self.limits(base)[0]:  # too few: more of them, or fewer of the others
+            # (a band of "all of them" cannot be met by adding: a > 0 here, as low > 0)
+            kind = None if a == b else Span(
+                True, max(1, _above(a * n - b * (c + 1), b - a)),
+                None if p == q else _below(p * n - q * (c - 1), q - p))
+            others = Span(False, max(1, _above(a * n - b * (c + 1), a)),
+                          min(n - c, n - 1, _below(p * n - q * (c - 1), p)))
+        else:  # too many: fewer of them, or more of the others (p < q here, as high < n)
+            kind = Span(False, max(1, _above(q * (c - 1) - p * n, q - p)),
+                        min(c, n - 1, _below(b * (c + 1) - a * n, b - a)))
+            others = None if p == 0 else Span(
+                True, max(1, _above(q * (c - 1) - p * n, p)),
+                None if a == 0 else _below(b * (c + 1) - a * n, a))
+        return Remedies(kind if kind and kind.possible else None,
+                        others if others and others.possible else None)
+
+    def hint(self, count: int, base: int, lang: Lang, base_en: str = "",
+             base_ru: str = "") -> str:
+        """The remedies in words: "add 2 to 17 more, or remove 3 to 11 other figures"."""
+        found = self.remedies(count, base)
+        if found is None:
+            return ""
+        parts = []
+        if found.kind is not None:
+            parts.append(found.kind.text(lang))
+        if found.others is not None:
+            parts.append(found.others.text(lang, other=(base_en, base_ru)))
+        return pick(lang, ", or ", " или ").join(parts)
 
 
-def _span(lang: Lang, least: int, most: int, add: bool) -> str:
-    if add:
-        if least == most:
-            return pick(lang, f"add {least} more", f"добавьте ещё {least}")
-        if most >= 10**9:
-            return pick(lang, f"add {least} or more", f"добавьте ещё {least} или больше")
-        return pick(lang, f"add {least} to {most} more", f"добавьте ещё от {least} до {most}")
-    if least == most:
-        return pick(lang, f"remove {least}", f"уберите {least}")
-    return pick(lang, f"remove {least} to {most}", f"уберите от {least} до {most}")
+def _above(numerator: int, denominator: int) -> int:
+    """The least whole number greater than numerator / denominator (denominator > 0)."""
+    return numerator // denominator + 1
+
+
+def _below(numerator: int, denominator: int) -> int:
+    """The greatest whole number less than numerator / denominator (denominator > 0)."""
+    return (numerator - 1) // denominator
+
+
+@dataclass(frozen=True)
+class Span:
+    """Add (or remove) from `least` to `most` figures; `most` None: no upper bound."""
+
+    add: bool
+    least: int
+    most: int | None
+
+    @property
+    def possible(self) -> bool:
+        return self.most is None or self.least <= self.most
+
+    def text(self, lang: Lang, other: tuple[str, str] | None = None) -> str:
+        least, most = self.least, self.most
+        if other is None:  # the counted figures, named by the rule's title
+            if self.add:
+                if least == most:
+                    return pick(lang, f"add {least} more", f"добавьте ещё {least}")
+                if most is None:
+                    return pick(lang, f"add {least} or more", f"добавьте ещё {least} или больше")
+                return pick(lang, f"add {least} to {most} more",
+                            f"добавьте ещё от {least} до {most}")
+            if least == most:
+                return pick(lang, f"remove {least}", f"уберите {least}")
+            return pick(lang, f"remove {least} to {most}", f"уберите от {least} до {most}")
+        base_en, base_ru = other
+        verb = pick(lang, "add" if self.add else "remove", "добавьте" if self.add else "уберите")
+        if least == most:  # "уберите 1 другую фигуру", "2 другие фигуры", "5 других фигур"
+            amount = counted(least, "other_figure_to_add", lang)
+        elif most is None:
+            amount = pick(lang, f"{least} or more", f"{least} или больше") + " " + \
+                     NOUNS["other_figure_of"][lang]["many"]
+        else:  # "от 3 до 11 других фигур", "от 2 до 21 другой фигуры"
+            amount = pick(lang, f"{least} to ", f"от {least} до ") + \
+                     counted(most, "other_figure_of", lang)
+        if lang == "ru":
+            return f"{verb} {amount}{base_ru}"
+        # "add 6 to 17 other horse figures"
+        return f"{verb} {amount.replace('other ', f'other {base_en}', 1)}"
+
+
+@dataclass(frozen=True)
+class Remedies:
+    """The two ways to mend a share: change the counted figures, or the others of the base."""
+
+    kind: Span | None
+    others: Span | None
 
 
 def figures_of(lang: Lang, base: int, base_en: str, base_ru: str) -> str:

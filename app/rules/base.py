@@ -123,6 +123,18 @@ def percent_text(value: Fraction | float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def percent_text_past(count: int, base: int, bound: Fraction) -> str:
+    """percent_text of count / base, a share that lies past `bound`, with as many more decimals
+    as it takes not to read as the bound itself: 451 of 3000 against at most 15 % is "15.03",
+    where one decimal would print "15" beside "must be 5–15 %"."""
+    text = percent_text(count / base)
+    for decimals in range(2, 7):
+        if Fraction(text) != bound * 100:
+            break
+        text = f"{count / base * 100:.{decimals}f}".rstrip("0").rstrip(".")
+    return text
+
+
 def _integral(value: object) -> object:
     # JSON Schema's "integer" includes 13.0; Python's json reads it as a float.
     return int(value) if isinstance(value, float) and value.is_integer() else value

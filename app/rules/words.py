@@ -22,6 +22,18 @@ NOUNS: dict[str, dict[str, dict[str, str]]] = {
     "figure_to_add": {"en": {"one": "figure", "other": "figures"},
                       "ru": {"one": "фигуру", "few": "фигуры", "many": "фигур",
                              "other": "фигуры"}},
+    # "уберите 1 другую фигуру", "2 другие фигуры", "5 других фигур" (accusative) …
+    "other_figure_to_add": {"en": {"one": "other figure", "other": "other figures"},
+                            "ru": {"one": "другую фигуру", "few": "другие фигуры",
+                                   "many": "других фигур", "other": "другой фигуры"}},
+    # … and after "до" the genitive: "от 2 до 21 другой фигуры", "от 3 до 11 других фигур".
+    "other_figure_of": {"en": {"one": "other figure", "other": "other figures",
+                               "many": "other figures"},
+                        "ru": {"one": "другой фигуры", "few": "других фигур",
+                               "many": "других фигур", "other": "другой фигуры"}},
+    # "из 1 очка", "из 2 очков", "из 5 очков", "из 0.5 очка": the genitive after "из".
+    "point_of": {"en": {"one": "point", "other": "points"},
+                 "ru": {"one": "очка", "few": "очков", "many": "очков", "other": "очка"}},
     "warrior": {"en": {"one": "warrior", "other": "warriors"},
                 "ru": {"one": "воин", "few": "воина", "many": "воинов", "other": "воина"}},
     "error": {"en": {"one": "error", "other": "errors"},

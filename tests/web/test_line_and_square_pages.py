@@ -144,7 +144,8 @@ def test_changing_a_unit_by_htmx_updates_the_document_and_the_chances(
     assert cells == [("0", "0", "33"), ("0", "1", "30"), ("0", "2", "26"),
                      ("1", "0", "35"), ("1", "1", "33"), ("1", "2", "30")]
     actions = re.search(r'id="u0-actions">(.*?)</p>', body, re.S).group(1)
-    assert "Volley" in actions and "Move" in actions
+    # Close order, but no accuracy: it cannot shoot, so it has no volley either (§2).
+    assert "Volley" not in actions and "Move" in actions and "Form square" in actions
 
 
 def test_the_formation_select_offers_only_what_the_class_allows(client: TestClient) -> None:

@@ -88,15 +88,16 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
         band=pick(lang, "none", "ни одной"),
         hint=pick(lang, "remove them", "уберите их") if forbidden else ""))
 
-    limit = math.ceil(army * SOME_SHARE_PERCENT / 100)  # rounded in the player's favour
+    limit = _some_limit(army)
     some = _present(nation, counts, "some")
     over = [f for f in some if f.count > limit]
+    removals = _some_removals(over, army)
     title = pick(lang, f"“Some” troops, at most {SOME_SHARE_PERCENT} % each",
                  f"Войска «немного», не более {SOME_SHARE_PERCENT} % каждого вида")
     parts = [f"{f.text(lang)} = {percent_text_of(f.count, army)} %" for f in some]
     value = ", ".join(parts) if parts else pick(lang, "none", "нет")
-    hint = "; ".join(pick(lang, f"remove {f.count - limit} {CATEGORIES[f.category].en}",
-                          f"уберите {f.count - limit}: {CATEGORIES[f.category].ru}")
+    hint = "; ".join(pick(lang, f"remove {removals[f.category]} {CATEGORIES[f.category].en}",
+                          f"уберите {removals[f.category]}: {CATEGORIES[f.category].ru}")
                      for f in over)
     checks.append(RuleCheck(
         f"{nation}.some", title,
@@ -119,6 +120,24 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
         hint=pick(lang, f"remove {unlisted} heavy horse", f"уберите {unlisted}: тяжёлая конница")
         if unlisted else ""))
     return checks
+
+
+def _some_limit(army: int) -> int:
+    return math.ceil(army * SOME_SHARE_PERCENT / 100)  # rounded in the player's favour
+
+
+def _some_removals(over: list[Found], army: int) -> dict[str, int]:
+    """How many of each category over its limit to remove, all together, so that each keeps
+    it: what is removed shrinks the army and with it the limit (8 light and 3 heavy foot of
+    China: removing 1 heavy foot leaves 2 of 10, still over the limit of 1; removing 2 mends
+    it). The least such numbers: raised until they hold, each step forced by the one before."""
+    remove = {f.category: 0 for f in over}
+    while True:
+        limit = _some_limit(army - sum(remove.values()))
+        needed = {f.category: max(0, f.count - limit) for f in over}
+        if needed == remove:
+            return remove
+        remove = needed
 
 
 def percent_text_of(count: int, base: int) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from app.rules.bands import Band, figures_of
-from app.rules.base import Lang, RuleCheck, Severity, percent_text, pick
+from app.rules.base import Lang, RuleCheck, Severity, percent_text, percent_text_past, pick
 from app.rules.chainmail.tally import (
     ARMY,
     FOOT,
@@ -42,18 +42,22 @@ class ShareRule:
     def check(self, counts: Tally, severity: Severity, fortified: bool, lang: Lang) -> RuleCheck:
         count, base = self.counted.count(counts), self.base.count(counts)
         title = self.counted.label(lang)
+        holds = self.band.holds(count, base)
         share = f"{count} {figures_of(lang, base, self.base.en, self.base.ru)}"
-        if base:
+        if base and holds:
             share += f" = {percent_text(count / base)} %"
+        elif base:  # past the band: never printed as its edge
+            edge = self.band.hi if count * self.band.hi.denominator > \
+                self.band.hi.numerator * base else self.band.lo
+            share += f" = {percent_text_past(count, base, edge)} %"
         band = self.band.text(lang)
         must = pick(lang, f"must be {band}", f"должно быть {band}")
         summary = f"{title}: {share}, {must}"
-        holds = self.band.holds(count, base)
         if self.waived_by_fortifications and fortified:
             holds = True
             summary += pick(lang, " (waived: the army holds fortifications)",
                             " (не действует: армия обороняет укрепления)")
-        hint = "" if holds else self.band.hint(count, base, lang)
+        hint = "" if holds else self.band.hint(count, base, lang, self.base.en, self.base.ru)
         return RuleCheck(self.code, title, summary, holds, severity,
                          value=share, band=band, hint=hint)
 

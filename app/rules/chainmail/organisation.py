@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from app.rules.base import Lang, RuleCheck, Severity, pick, points_text
 from app.rules.chainmail.catalogue import TROOPS, WEAPONS
 from app.rules.chainmail.pricing import PricedRoster
 from app.rules.chainmail.roster import ChainmailRoster, Unit
+from app.rules.words import counted
 
 # "Light horse may be mixed with medium, and medium with heavy; other types may not be mixed."
 MIXABLE: tuple[frozenset[str], ...] = (
@@ -24,22 +23,6 @@ def _unit_label(index: int, unit: Unit, lang: Lang) -> str:
     return pick(lang, f"unit {number}", f"отряд {number}")
 
 
-def _points_en(amount: Fraction) -> str:
-    return "point" if amount == 1 else "points"
-
-
-def _points_ru(amount: Fraction) -> str:
-    """Russian agrees the noun with the number: 1 очко, 2 очка, 5 очков, 1,5 очка."""
-    if amount.denominator != 1:
-        return "очка"
-    n = int(amount)
-    if n % 10 == 1 and n % 100 != 11:
-        return "очко"
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return "очка"
-    return "очков"
-
-
 def _names(ids: list[str], lang: Lang, table: dict) -> str:  # type: ignore[type-arg]
     return ", ".join(table[i].name(lang) for i in ids)
 
@@ -49,12 +32,12 @@ def over_limit(roster: ChainmailRoster, priced: PricedRoster, lang: Lang) -> lis
         return []
     total, limit = priced.total, roster.points_limit
     title = pick(lang, "Points limit", "Лимит очков")
-    summary = pick(lang, f"{title}: {points_text(total)} of {limit} points",
-                   f"{title}: {points_text(total)} из {limit} очков")
+    of = counted(limit, "point_of", lang)
+    summary = pick(lang, f"{title}: {points_text(total)} of {of}",
+                   f"{title}: {points_text(total)} из {of}")
     holds = total <= limit
-    excess = total - limit
-    hint = "" if holds else pick(lang, f"remove {points_text(excess)} {_points_en(excess)}",
-                                 f"уберите {points_text(excess)} {_points_ru(excess)}")
+    excess = counted(total - limit, "point", lang)
+    hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")
     return [RuleCheck("roster.over_limit", title, summary, holds, Severity.error,
                       value=points_text(total), band=f"≤ {limit}", hint=hint)]
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 
 from app.rules.base import Issue, Lang, RuleCheck, Severity, pick, points_text
 from app.rules.formation_density.catalogue import CLASSES, MAX_DENSITY, MIN_DENSITY, WEAPONS
 from app.rules.formation_density.roster import FormationDensityRoster, Line, Unit
+from app.rules.words import counted
 
 # code -> (severity, title in English, title in Russian), in the order the panel shows them.
 UNIT_RULES: dict[str, tuple[Severity, str, str]] = {
@@ -120,30 +120,17 @@ def unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
     return found
 
 
-def _points_ru(amount: Fraction) -> str:
-    """Russian agrees the noun with the number: 1 очко, 2 очка, 5 очков, 1,5 очка."""
-    if amount.denominator != 1:
-        return "очка"
-    n = int(amount)
-    if n % 10 == 1 and n % 100 != 11:
-        return "очко"
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return "очка"
-    return "очков"
-
-
 def over_limit(roster: FormationDensityRoster, lang: Lang) -> list[RuleCheck]:
     if roster.points_limit is None:
         return []
     total, limit = roster.total(), roster.points_limit
     title = pick(lang, "Points limit", "Лимит очков")
-    summary = pick(lang, f"{title}: {points_text(total)} of {limit} points",
-                   f"{title}: {points_text(total)} из {limit} очков")
+    of = counted(limit, "point_of", lang)
+    summary = pick(lang, f"{title}: {points_text(total)} of {of}",
+                   f"{title}: {points_text(total)} из {of}")
     holds = total <= limit
-    excess = total - limit
-    hint = "" if holds else pick(
-        lang, f"remove {points_text(excess)} {'point' if excess == 1 else 'points'}",
-        f"уберите {points_text(excess)} {_points_ru(excess)}")
+    excess = counted(total - limit, "point", lang)
+    hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")
     return [RuleCheck("roster.over_limit", title, summary, holds, Severity.error,
                       value=points_text(total), band=f"≤ {limit}", hint=hint)]
 

@@ -32,8 +32,9 @@ def over_limit(roster: LineAndSquareRoster, total: Fraction, lang: Lang) -> Rule
     title = pick(lang, "Points limit", "Лимит очков")
     which = "" if roster.points_limit is not None else pick(
         lang, " (the usual limit, as none is set)", " (обычный лимит: свой не задан)")
-    summary = pick(lang, f"{title}: {points_text(total)} of {limit} points{which}",
-                   f"{title}: {points_text(total)} из {limit} очков{which}")
+    of = counted(limit, "point_of", lang)
+    summary = pick(lang, f"{title}: {points_text(total)} of {of}{which}",
+                   f"{title}: {points_text(total)} из {of}{which}")
     holds = total <= limit
     excess = counted(total - limit, "point", lang)
     hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")

@@ -1,0 +1,212 @@
+"""What a broken share tells the player to do: every number it names mends the rule, and no
+number it leaves out does. The counted figures are part of the base, so adding or removing
+them moves the base too; the ranges are checked here against trying every number."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.rules.bands import Band, Span
+from app.rules.base import percent_text_past
+from app.rules.chainmail import validate
+from app.rules.chainmail.catalogue import TROOPS, WEAPONS
+from app.rules.chainmail.far_east import Found, _some_removals
+from app.rules.chainmail.nations import NATIONAL_RULES, ShareRule
+from app.rules.chainmail.roster import ChainmailRoster
+from app.rules.words import counted
+from tests.unit.rule_cases import army, line, unit
+
+# Far past any number the ranges can reach for the bases drawn below.
+FAR = 2_000
+
+
+def mends(band: Band, count: int, base: int) -> bool:
+    return base > 0 and band.holds(count, base)
+
+
+def tried(band: Band, count: int, base: int, add: bool, of_kind: bool) -> set[int]:
+    """Every number of figures that, added or removed, mends the rule (up to FAR)."""
+    if of_kind:
+        moved = ((count + x, base + x) for x in range(1, FAR)) if add else \
+            ((count - x, base - x) for x in range(1, count + 1))
+    else:
+        moved = ((count, base + y) for y in range(1, FAR)) if add else \
+            ((count, base - y) for y in range(1, base - count + 1))
+    return {abs(b - base) for c, b in moved if mends(band, c, b)}
+
+
+def spanned(span: Span | None) -> set[int]:
+    if span is None:
+        return set()
+    return set(range(span.least, FAR if span.most is None else min(span.most + 1, FAR)))
+
+
+fractions = st.integers(0, 100).map(lambda n: Fraction(n, 100))
+
+
+@st.composite
+def broken(draw: st.DrawFn) -> tuple[Band, int, int]:
+    lo, hi = sorted([draw(fractions), draw(fractions)])
+    band = Band(lo, hi)
+    base = draw(st.integers(1, 300))
+    count = draw(st.integers(0, base))
+    return band, count, base
+
+
+@settings(max_examples=400, deadline=None)
+@given(broken())
+def test_each_remedy_is_exactly_the_numbers_that_mend_the_share(
+        case: tuple[Band, int, int]) -> None:
+    band, count, base = case
+    found = band.remedies(count, base)
+    if band.holds(count, base):
+        assert found is None and band.hint(count, base, "en") == ""
+        return
+    assert found is not None
+    too_few = count < band.limits(base)[0]
+    # Too few: more of the counted figures, or fewer of the others; too many: the reverse.
+    assert found.kind is None or found.kind.add is too_few
+    assert found.others is None or found.others.add is not too_few
+    # Removing every figure of the base is no remedy (mends() wants a base left to judge).
+    kind = tried(band, count, base, add=too_few, of_kind=True)
+    others = tried(band, count, base, add=not too_few, of_kind=False)
+    assert spanned(found.kind) == kind
+    assert spanned(found.others) == others
+
+
+@pytest.mark.parametrize(("band", "count", "base", "en", "ru"), [
+    # The issue's example: 6 archers of 20, 40–60 %.
+    (Band(Fraction("0.4"), Fraction("0.6")), 6, 20,
+     "add 2 to 17 more, or remove 3 to 11 other figures",
+     "добавьте ещё от 2 до 17 или уберите от 3 до 11 других фигур"),
+    # All archers: removing archers mends it only by leaving one or two (rounded in the
+    # player's favour), adding others from 6 on.
+    (Band(Fraction("0.4"), Fraction("0.6")), 10, 10,
+     "remove 8 to 9, or add 6 to 17 other figures",
+     "уберите от 8 до 9 или добавьте от 6 до 17 других фигур"),
+    # At least half of 5: 1 + 2 of 7 rounds down to 3; with 2 to 4 others gone, 1 of 3 … 1.
+    (Band(Fraction("0.5"), Fraction(1)), 1, 5, "add 2 or more, or remove 2 to 4 other figures",
+     "добавьте ещё 2 или больше или уберите от 2 до 4 других фигур"),
+    # At most 10 % of 10 (1): 1 of 8 is at most 1 again; 3 of 21 rounds up to 3.
+    (Band(Fraction(0), Fraction("0.1")), 3, 10, "remove 2 to 3, or add 11 or more other figures",
+     "уберите от 2 до 3 или добавьте 11 или больше других фигур"),
+    # 50–60 % of none of 2; the one other figure left alone is 0 of 1, rounded down to 0.
+    (Band(Fraction("0.5"), Fraction("0.6")), 0, 2, "add 1 to 5 more, or remove 1 other figure",
+     "добавьте ещё от 1 до 5 или уберите 1 другую фигуру"),
+])
+def test_the_remedies_read_as_players_write(band: Band, count: int, base: int, en: str,
+                                            ru: str) -> None:
+    assert band.hint(count, base, "en") == en
+    assert band.hint(count, base, "ru") == ru
+
+
+def test_the_base_is_named_in_the_remedy_of_the_others() -> None:
+    band = Band(Fraction("0.65"), Fraction("0.85"))
+    # 1 of 10 at 65–85 %: 14 of 23 (floor 14.95 = 14) to 57 of 66 (ceil 56.1 = 57); or 1 of
+    # 3 (floor 1.95 = 1) to 1 of 1.
+    assert band.hint(1, 10, "en", "horse ", " конницы") == \
+        "add 13 to 56 more, or remove 7 to 9 other horse figures"
+    assert band.hint(1, 10, "ru", "horse ", " конницы") == \
+        "добавьте ещё от 13 до 56 или уберите от 7 до 9 других фигур конницы"
+
+
+def test_the_other_figures_agree_with_their_number_in_russian() -> None:
+    assert [counted(n, "other_figure_to_add", "ru") for n in (1, 2, 5, 21)] == [
+        "1 другую фигуру", "2 другие фигуры", "5 других фигур", "21 другую фигуру"]
+    assert [counted(n, "other_figure_of", "ru") for n in (1, 3, 11, 21)] == [
+        "1 другой фигуры", "3 других фигур", "11 других фигур", "21 другой фигуры"]
+
+
+def message(doc: dict[str, Any], code: str, lang: str = "en") -> str:
+    (found,) = [i for i in validate(ChainmailRoster.model_validate(doc), lang)  # type: ignore[arg-type]
+                if i.code == code]
+    return found.message
+
+
+def horde(archers: int, lancers: int) -> dict[str, Any]:
+    return army("mongols", unit(line("light_horse", lancers, "lance")),
+                unit(line("light_horse", archers, "bow")))
+
+
+def test_the_fewest_archers_the_hint_names_mend_the_mongol_rule_and_one_fewer_does_not() -> None:
+    # 4 archers of 14 at 40–60 %: 2 more make 6 of 16, whose 40 % rounds down to 6; 1 more
+    # is 5 of 15, under 6. At most 13 more: 17 of 27 (60 % rounds up to 17), not 18 of 28.
+    text = message(horde(4, 10), "mongols.horse_archers")
+    assert text.endswith("add 2 to 13 more, or remove 2 to 8 other figures")
+    codes = {i.code for i in validate(ChainmailRoster.model_validate(horde(6, 10)))}
+    assert "mongols.horse_archers" not in codes
+    codes = {i.code for i in validate(ChainmailRoster.model_validate(horde(5, 10)))}
+    assert "mongols.horse_archers" in codes
+    assert "mongols.horse_archers" not in {
+        i.code for i in validate(ChainmailRoster.model_validate(horde(17, 10)))}
+    assert "mongols.horse_archers" in {
+        i.code for i in validate(ChainmailRoster.model_validate(horde(18, 10)))}
+
+
+def test_every_share_rule_counts_figures_of_its_own_base() -> None:
+    # The remedies assume it: adding one of the counted figures adds one to the base.
+    keys = [(troop, weapon, knights) for troop in TROOPS for weapon in WEAPONS
+            for knights in (False, True)]
+    for rules in NATIONAL_RULES.values():
+        for rule in rules:
+            if isinstance(rule, ShareRule):
+                outside = [key for key in keys
+                           if rule.counted.matches(key) and not rule.base.matches(key)]
+                assert outside == [], rule.code
+
+
+def test_a_share_past_its_band_is_not_printed_as_the_band_edge() -> None:
+    # 451 light horse with crossbows of 3000: over the 15 % the Poles allow (450 at most),
+    # which one decimal would print as "15 %".
+    assert percent_text_past(451, 3000, Fraction("0.15")) == "15.03"
+    assert percent_text_past(449, 3000, Fraction("0.15")) == "14.97"
+    assert percent_text_past(1, 3, Fraction("0.15")) == "33.3"  # far past: one decimal
+    doc = army("poles", unit(line("medium_horse", 2550, "lance")),
+               unit(line("light_horse", 2549)), unit(line("light_horse", 451, "crossbow")))
+    text = message(doc, "poles.light_crossbows")
+    assert "451 of 3000 light horse figures = 15.03 %, must be 5–15 %" in text
+
+
+def test_the_some_limit_shrinks_with_the_figures_removed_to_meet_it() -> None:
+    # China: 8 light and 3 heavy foot. Removing 1 leaves 2 of 10, over the limit of 1.
+    assert _some_removals([Found("heavy_foot", 3)], 11) == {"heavy_foot": 2}
+    assert _some_removals([Found("a", 5), Found("b", 5)], 12) == {"a": 4, "b": 4}
+    doc = army("china", unit(line("light_foot", 8)), unit(line("heavy_foot", 3, "polearm")))
+    assert message(doc, "china.some").endswith("remove 2 heavy foot")
+    mended = army("china", unit(line("light_foot", 8)), unit(line("heavy_foot", 1, "polearm")))
+    assert "china.some" not in {i.code for i in validate(ChainmailRoster.model_validate(mended))}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 60), min_size=1, max_size=3), st.integers(0, 200))
+def test_the_some_removals_are_the_fewest_that_keep_every_limit(over: list[int],
+                                                                 rest: int) -> None:
+    found = [Found(str(i), n) for i, n in enumerate(over)]
+    army_size = sum(over) + rest
+    limit = -(-army_size // 10)
+    found = [f for f in found if f.count > limit]
+    removals = _some_removals(found, army_size)
+    left = army_size - sum(removals.values())
+    assert all(f.count - removals[f.category] <= -(-left // 10) for f in found)
+    # One fewer of any, and that one would be over its limit.
+    for f in found:
+        if removals[f.category]:
+            fewer = left + 1
+            assert f.count - removals[f.category] + 1 > -(-fewer // 10)
+
+
+def test_a_limit_of_one_point_is_one_point() -> None:
+    doc = army("generic", unit(line("peasant", 4))) | {"points_limit": 1}  # 4 × 1/2
+    assert message(doc, "roster.over_limit") == "Points limit: 2 of 1 point — remove 1 point"
+    assert message(doc, "roster.over_limit", "ru") == \
+        "Лимит очков: 2 из 1 очка — уберите 1 очко"
+    doc["points_limit"] = 21
+    doc["units"][0]["lines"][0]["figures"] = 60  # 30 points
+    assert "из 21 очка" in message(doc, "roster.over_limit", "ru")
+    doc["points_limit"] = 25
+    assert "из 25 очков" in message(doc, "roster.over_limit", "ru")
