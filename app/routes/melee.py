@@ -273,8 +273,13 @@ def melee_page(request: Request, session: SessionDep) -> Response:
     groups: dict[str, list[Choice]] = {}
     for choice in choices:
         groups.setdefault(choice.roster, []).append(choice)
+    # A roster link that could not be added stays in its field, to be mended: cleared, the
+    # form's next request (say, the Compute button after the field's change) would answer
+    # "nothing to add" over the problem before the player had read it.
+    add = params.get("add", "").strip()[:300]
+    kept_add = add if add and roster_id_from(add) not in loaded else ""
     context = {
-        "groups": list(groups.values()), "rosters": loaded, "picked": picked,
+        "groups": list(groups.values()), "rosters": loaded, "picked": picked, "add": kept_add,
         "problems": problems, "result": result, "charts": charts, "names": _names(lang),
         "chosen": {side: by_value.get(picked[side]) for side in ("a", "b")},
     }

@@ -22,3 +22,21 @@ document.addEventListener("click", async (event) => {
   }
   setTimeout(() => { button.textContent = original; }, 1500);
 });
+
+// A preset decides the figures, troop type and weapon of the unit it adds: while one is
+// chosen those fields are disabled, so that nothing typed into them is silently ignored.
+function followPreset(select) {
+  for (const name of ["figures", "troop", "weapon"]) {
+    const field = select.form && select.form.elements.namedItem(name);
+    if (field) field.disabled = select.value !== "";
+  }
+}
+
+document.addEventListener("change", (event) => {
+  if (event.target.matches("select[name='preset']")) followPreset(event.target);
+});
+
+// A form the browser restores (back button) keeps its chosen preset.
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll("select[name='preset']").forEach(followPreset);
+});

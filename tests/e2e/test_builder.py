@@ -141,3 +141,81 @@ def test_a_unit_is_added_with_javascript_disabled(browser, live_server: Server) 
         assert page.locator("#summary .big").first.inner_text() == "90 / 300"
     finally:
         context.close()
+
+
+def test_a_figure_count_the_browser_refuses_is_pointed_out_not_silently_dropped(
+        context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    new_army(page, live_server, "Refused", "generic")
+    add_preset(page, "horse_archers")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    field = page.locator("#u0-figures-0")
+    field.fill("0")
+    field.press("Tab")
+    # Nothing can be sent while the field is out of range, so the browser says why, at the
+    # field, instead of every later change of that unit vanishing without a word.
+    expect(field).to_be_focused()
+    expect(page.locator("#u0-figures-0:invalid")).to_have_count(1)
+    assert sent == []
+    set_figures(page, 0, "12")
+    page.reload()
+    assert page.locator("#u0-figures-0").input_value() == "12"
+
+
+def test_a_preset_disables_the_fields_it_decides(
+        context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    new_army(page, live_server, "Choices", "generic")
+    for name in ("#add-figures", "#add-troop", "#add-weapon"):
+        expect(page.locator(name)).to_be_enabled()
+    page.get_by_label("Preset").select_option("horse_archers")
+    for name in ("#add-figures", "#add-troop", "#add-weapon"):
+        expect(page.locator(name)).to_be_disabled()
+    page.get_by_label("Preset").select_option("")
+    page.locator("#add-figures").fill("7")
+    page.get_by_role("button", name="Add unit").click()
+    page.locator("li.unit").first.wait_for()
+    htmx_settled(page)
+    assert page.locator("#u0-figures-0").input_value() == "7"
+
+
+def test_a_long_unbroken_name_stays_inside_the_page(
+        browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    import httpx
+
+    name = "Кешиг" + "W" * 115
+    created = httpx.post(live_server.url + "/api/v1/rosters", json={
+        "name": name, "ruleset": "chainmail", "nation": "mongols", "units": [
+            {"name": name, "flags": ["commander"], "lines": [
+                {"troop": "light_horse", "figures": 10, "weapon": "composite_bow"}]}]}).json()
+    for width in (1280, 375):
+        context = browser.new_context(locale="en-US", viewport={"width": width, "height": 900})
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/r/{created['id']}")
+            for box in (page.locator("h1").bounding_box(), page.locator("h3").first.bounding_box(),
+                        page.locator("main .card").first.bounding_box()):
+                assert box is not None and box["x"] + box["width"] <= width, (width, box)
+            page.goto(f"{live_server.url}/")  # "my rosters" lists the roster it created
+            table = page.locator(".table-scroll")
+            if table.count():
+                box = table.bounding_box()
+                assert box is not None and box["x"] + box["width"] <= width, (width, box)
+        finally:
+            context.close()
+    context = browser.new_context(locale="en-US", viewport={"width": 800, "height": 1100})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/r/{created['id']}/print")
+        body = page.locator("body").bounding_box()
+        cell = page.locator("td.name").first.bounding_box()
+        table = page.locator("table").first.bounding_box()
+        assert body and cell and table
+        assert table["x"] + table["width"] <= body["x"] + body["width"] + 1, (table, body)
+    finally:
+        context.close()

@@ -215,3 +215,14 @@ def test_the_document_keeps_the_json_name_class_when_stored_and_read_back() -> N
     assert '"class":"line_infantry"' in text and '"points":2.5' in text
     assert LineAndSquareRoster.model_validate_json(text) == doc
     assert roster(unit(points=3)).model_dump(mode="json")["units"][0]["points"] == 3
+
+
+def test_the_officer_rule_names_one_unit_or_several() -> None:
+    from app.rules.line_and_square.validation import officer_check
+
+    one = roster(unit(officer=True), unit())
+    assert officer_check(one, "en").summary.endswith("— 1 (unit 1)")
+    assert officer_check(one, "ru").summary.endswith("— 1 (подразделение 1)")
+    two = roster(unit(officer=True), unit(officer=True))
+    assert officer_check(two, "en").summary.endswith("— 2 (units 1, 2)")
+    assert officer_check(two, "ru").summary.endswith("— 2 (подразделения 1, 2)")

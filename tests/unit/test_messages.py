@@ -156,3 +156,33 @@ def test_a_share_of_whole_counts_is_worded_as_its_exact_fraction_every_time() ->
 def test_a_share_of_large_counts_is_worded_as_its_exact_fraction(base: int, data: Any) -> None:
     count = data.draw(st.integers(min_value=0, max_value=base))
     assert percent_text(count / base) == percent_text(Fraction(count, base))
+
+
+def test_a_rule_about_troop_types_is_mended_by_removing_one_about_arms_also_by_re_arming(
+) -> None:
+    foot = army("mongols", unit(line("light_horse", 10, "bow")), unit(line("light_foot", 4)))
+    assert message(foot, "mongols.no_foot").endswith("— remove 4")
+    assert message(foot, "mongols.no_foot", "ru").endswith("— уберите 4")
+    bare = army("scots", unit(line("heavy_foot", 6, "pike")), unit(line("light_foot", 3)))
+    assert message(bare, "scots.foot_pikes").endswith("— remove or re-arm 3")
+
+
+def test_the_two_commander_rules_have_titles_of_their_own() -> None:
+    from app.rules.chainmail.validation import assess
+
+    def checks(doc: dict[str, Any], lang: Lang = "en") -> dict[str, str]:
+        roster = ChainmailRoster.model_validate(doc)
+        return {c.code: c.summary for c in assess(roster, lang)
+                if c.code in ("army.commanders", "army.no_commander")}
+
+    one = checks(army("generic", unit(line("heavy_foot", 5)), unit(line("heavy_foot", 5))))
+    assert one == {
+        "army.commanders": "At most one commander: units with the commander — 1 (unit 1)",
+        "army.no_commander": "A commander leads the army: units with the commander — 1 (unit 1)"}
+    two = army("generic", unit(line("heavy_foot", 5), flags=("commander",)),
+               unit(line("heavy_foot", 5), flags=("commander",)))
+    assert checks(two)["army.commanders"].endswith("— 2 (units 1, 2)")
+    assert checks(two, "ru")["army.commanders"] == (
+        "Не больше одного главнокомандующего: отрядов с главнокомандующим — 2 (отряды 1, 2)")
+    none = army("generic", unit(line("heavy_foot", 5)), commander=False)
+    assert checks(none, "ru")["army.no_commander"].startswith("Армию ведёт главнокомандующий")

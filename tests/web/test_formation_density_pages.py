@@ -240,6 +240,21 @@ def test_unreadable_rosters_are_explained_not_crashed(client: TestClient, query:
     assert answer.status_code == 422 and words in answer.text
 
 
+def test_a_roster_link_that_cannot_be_added_stays_in_its_field(client: TestClient) -> None:
+    # Typed, then Compute clicked: the field's change and the submit both ask. Were the field
+    # cleared by the first answer, the second would replace its problem with "nothing to add".
+    roster_id = two_units(client)
+    for bad, words in (("nonsense here", "is not a roster link or id"),
+                       ("nosuchroster", "There is no roster nosuchroster")):
+        answer = client.get("/calc/melee", params={"roster": roster_id, "add": bad}, headers=HX)
+        assert words in answer.text  # beside the result of the units already there
+        assert f'id="melee-add" name="add" maxlength="300" autocomplete="off" ' \
+               f'placeholder="https://…/r/…" value="{bad}"' in answer.text
+    other = two_units(client)
+    added = client.get("/calc/melee", params={"roster": roster_id, "add": other}, headers=HX)
+    assert added.status_code == 200 and 'placeholder="https://…/r/…" value=""' in added.text
+
+
 def test_a_roster_of_another_rule_system_is_not_offered(client: TestClient) -> None:
     created = client.post("/api/v1/rosters", json={
         "name": "Орда", "ruleset": "chainmail", "nation": "mongols", "units": []}).json()

@@ -183,6 +183,19 @@ def test_bad_figures_are_refused_with_the_field_named_and_nothing_changes(
     assert version_of(client, roster_id) == before
 
 
+def test_a_new_unit_of_no_figures_is_refused_not_given_ten(client: TestClient) -> None:
+    roster_id = create_army(client)
+    before = version_of(client, roster_id)
+    for bad in ("0", "-5", "abc"):
+        response = edit(client, roster_id, htmx=True, op="add_unit", figures=bad,
+                        troop="light_horse", weapon="none")
+        assert response.status_code == 422 and "figures" in response.text
+    assert version_of(client, roster_id) == before and document(client, roster_id)["units"] == []
+    # Left empty, the form's default of 10 applies.
+    edit(client, roster_id, op="add_unit", figures="", troop="light_horse", weapon="none")
+    assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 10
+
+
 def test_a_stale_tab_sees_a_conflict_and_its_change_is_not_applied(client: TestClient) -> None:
     roster_id = create_army(client)
     stale = version_of(client, roster_id)

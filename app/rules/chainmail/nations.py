@@ -76,8 +76,12 @@ class NoneRule:
         count = self.excluded.count(counts)
         title = pick(lang, self.requirement_en, self.requirement_ru)
         summary = f"{title}: {self.excluded.label(lang)} — {count}"
+        # Other arms mend a rule about arms ("every foot line carries pikes"); a rule about
+        # troop types is mended only by removing them (or changing their type: another troop).
+        by_arms = self.excluded.weapons is not None or bool(self.excluded.except_weapons)
         hint = "" if count == 0 else pick(
-            lang, f"remove or re-arm {count}", f"уберите или перевооружите {count}")
+            lang, f"remove or re-arm {count}" if by_arms else f"remove {count}",
+            f"уберите или перевооружите {count}" if by_arms else f"уберите {count}")
         return RuleCheck(self.code, title, summary, count == 0, severity,
                          value=str(count), band=pick(lang, "none", "ни одной"), hint=hint)
 

@@ -120,18 +120,24 @@ def unit_checks(roster: ChainmailRoster, lang: Lang) -> list[RuleCheck]:
 def commander_checks(roster: ChainmailRoster, lang: Lang) -> list[RuleCheck]:
     with_commander = [i for i, unit in enumerate(roster.units) if "commander" in unit.flags]
     n = len(with_commander)
-    title = pick(lang, "One commander", "Один главнокомандующий")
     where = ", ".join(str(i + 1) for i in with_commander)
-    value = pick(lang, f"{n} (units {where})", f"{n} (отряды {where})") if n else "0"
-    summary = pick(lang, f"{title}: units with the commander — {value}",
-                   f"{title}: отрядов с главнокомандующим — {value}")
+    value = pick(lang, f"{n} ({'unit' if n == 1 else 'units'} {where})",
+                 f"{n} ({'отряд' if n == 1 else 'отряды'} {where})") if n else "0"
+    # Two rules, so two titles: one reads "at most one", the other "there is one".
+    at_most = pick(lang, "At most one commander", "Не больше одного главнокомандующего")
+    named = pick(lang, "A commander leads the army", "Армию ведёт главнокомандующий")
+
+    def summary(title: str) -> str:
+        return pick(lang, f"{title}: units with the commander — {value}",
+                    f"{title}: отрядов с главнокомандующим — {value}")
+
     return [
-        RuleCheck("army.commanders", title, summary, n <= 1, Severity.error, value=value,
-                  band="1", hint="" if n <= 1 else pick(
+        RuleCheck("army.commanders", at_most, summary(at_most), n <= 1, Severity.error,
+                  value=value, band="1", hint="" if n <= 1 else pick(
                       lang, f"keep the commander in one unit, remove him from {n - 1}",
                       f"оставьте главнокомандующего в одном отряде, снимите с {n - 1}")),
-        RuleCheck("army.no_commander", title, summary, n >= 1, Severity.warning, value=value,
-                  band="1", hint="" if n else pick(
+        RuleCheck("army.no_commander", named, summary(named), n >= 1, Severity.warning,
+                  value=value, band="1", hint="" if n else pick(
                       lang, "mark one unit as the commander's",
                       "отметьте отряд главнокомандующего")),
     ]

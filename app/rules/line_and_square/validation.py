@@ -108,8 +108,10 @@ def officer_check(roster: LineAndSquareRoster, lang: Lang) -> RuleCheck:
     title = pick(lang, "An officer leads", "Есть офицер")
     if with_officer:
         where = ", ".join(map(str, with_officer))
-        value = pick(lang, f"{len(with_officer)} (units {where})",
-                     f"{len(with_officer)} (подразделения {where})")
+        one = len(with_officer) == 1
+        value = pick(lang, f"{len(with_officer)} ({'unit' if one else 'units'} {where})",
+                     f"{len(with_officer)} ({'подразделение' if one else 'подразделения'} "
+                     f"{where})")
     else:
         value = "0"
     summary = pick(lang, f"{title}: units with an officer — {value}",

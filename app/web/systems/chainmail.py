@@ -36,7 +36,9 @@ def add_unit(doc: Document, form: Form) -> Document:
                 "lines": [{"troop": preset["troop"], "figures": preset["figures"],
                            "weapon": preset["weapon"]}]}
     else:
-        figures = whole(form, "figures", required=False) or 10
+        figures = whole(form, "figures", required=False)
+        if figures is None:  # left empty: the form's own default (0 is refused, not replaced)
+            figures = 10
         unit = {"name": form.get("unit_name", "").strip(), "mercenary": False, "flags": [],
                 "note": "", "lines": [{"troop": form.get("troop", "light_foot"),
                                        "figures": figures, "weapon": form.get("weapon", "none")}]}
