@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -76,13 +77,22 @@ def validation_response(errors: list[dict[str, Any]], status: int = 422) -> JSON
     return JSONResponse(status_code=status, content={"message": summary, "detail": detail})
 
 
-def install(app: FastAPI) -> None:
+def install(app: FastAPI, missing_page: Callable[[Request], Response] | None = None) -> None:
+    """`missing_page` answers a browser that asks for an address where nothing is (a page in
+    its language, not `{"detail": "Not Found"}`); the API and static files keep the JSON."""
+
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         # FastAPI answers an unparseable JSON body with a bare 400; say which field failed.
         if exc.status_code == 400 and "parsing the body" in str(exc.detail):
             return validation_response([{"loc": ["body"], "msg": "not valid JSON",
                                          "type": "json_invalid"}])
+        path = request.url.path
+        if (exc.status_code == 404 and missing_page is not None
+                and request.method in ("GET", "HEAD")
+                and not path.startswith(("/api/", "/static/"))
+                and "text/html" in request.headers.get("accept", "")):
+            return missing_page(request)
         return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)

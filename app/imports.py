@@ -24,8 +24,10 @@ MAX_SHOWN = 10
 class ImportRefused(ValueError):
     """The file cannot become a roster; `detail` lists each problem with its field."""
 
-    def __init__(self, detail: list[dict[str, Any]]) -> None:
+    def __init__(self, detail: list[dict[str, Any]],
+                 errors: list[dict[str, Any]] | None = None) -> None:
         self.detail = detail
+        self.errors = errors  # pydantic's own, when the document's model refused it
         self.message = "; ".join(f"{d['field']}: {d['message']}" for d in detail[:MAX_SHOWN])
         super().__init__(self.message)
 
@@ -134,7 +136,8 @@ def parse_roster(data: bytes, lang: Lang = "en") -> BaseModel:
     try:
         return _DOCUMENT.validate_python(document)  # type: ignore[no-any-return]
     except ValidationError as exc:
-        raise ImportRefused(describe(list(exc.errors()))) from None
+        errors = list(exc.errors())
+        raise ImportRefused(describe(errors), errors) from None
     except RecursionError:
         raise _refuse("file", pick(lang, "nested too deeply", "слишком глубокая вложенность"),
                       "value_error") from None

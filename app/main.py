@@ -38,7 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))
-    errors.install(app)
+    errors.install(app, missing_page=pages.nothing_here)
     health.install(app)
 
     @app.exception_handler(RecursionError)

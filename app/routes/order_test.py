@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import ValidationError
 from starlette.responses import Response
 
-from app.errors import describe
 from app.rules import get_ruleset
 from app.rules.line_and_square import catalogue as cat
 from app.rules.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
 from app.rules.line_and_square.roster import FormationId
 from app.rules.line_and_square.square import square_rules
 from app.schemas import ValidationFailure
-from app.web.i18n import request_lang
+from app.web.i18n import page_language, request_lang
+from app.web.problems import problem_text
 from app.web.templating import render
 
 router = APIRouter()
@@ -60,7 +60,8 @@ def _grid(modifier: int) -> list[dict[str, Any]]:
              "total": a + b + modifier} for b in FACES for a in FACES]
 
 
-@router.get("/calc/order-test", include_in_schema=False)
+@router.get("/calc/order-test", include_in_schema=False,
+            dependencies=[Depends(page_language)])
 def order_test_page(request: Request) -> Response:
     lang = request_lang(request)
     raw = {k: request.query_params[k] for k in FORM_FIELDS if k in request.query_params}
@@ -71,7 +72,7 @@ def order_test_page(request: Request) -> Response:
     try:
         query = OrderTestQuery(**values)
     except ValidationError as exc:
-        error = "; ".join(f"{d['field']}: {d['message']}" for d in describe(list(exc.errors())))
+        error = problem_text(exc.errors())
         status = 422
         query = OrderTestQuery()
     test = query.test()

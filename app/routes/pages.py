@@ -24,11 +24,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import ratelimit, services
 from app.db import open_session
 from app.deps import SessionDep
-from app.errors import describe
 from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, Evaluation, get_ruleset
 from app.stored_documents import DOCUMENT
 from app.web import editing, i18n, share_views
+from app.web.problems import edit_problem, problem_text
 from app.web.security import csrf_ok, same_origin
 from app.web.systems import SYSTEMS
 from app.web.templating import is_htmx, render, site_address
@@ -189,6 +189,13 @@ def _missing(request: Request) -> Response:
     return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
 
 
+def nothing_here(request: Request) -> Response:
+    """A browser's answer for an address no route has: the site's page, in its language (no
+    route ran, so no dependency chose the language yet)."""
+    i18n.use_lang(i18n.request_lang(request))
+    return _refuse(request, 404, i18n.gettext("There is nothing at this address."))
+
+
 def _not_editable(request: Request) -> Response:
     return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
 
@@ -279,14 +286,13 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
         # A form's every field is text: here (not in the JSON API) "400" is read as 400.
         model = DOCUMENT.validate_python(SYSTEMS[ruleset].new_document(form), strict=False)
     except editing.EditError as exc:
-        return _refuse(request, 422, f"{exc.field}: {exc.message}")
+        return _refuse(request, 422, edit_problem(exc.field, exc.message))
     except ValidationError as exc:
         device_id = _device(request, session)
         mine = services.my_rosters(session, device_id) if device_id else []
         return page(request, "rosters/home.html",
                     {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": form,
-                     "error": "; ".join(f"{d['field']}: {d['message']}"
-                                        for d in describe(list(exc.errors())))},
+                     "error": problem_text(exc.errors())},
                     status_code=422)
     if (refused := _over_limit(request, session)) is not None:
         return refused
@@ -322,7 +328,8 @@ async def import_file(request: Request) -> Response:
 def _import_refused(request: Request, session: Session, refused: ImportRefused) -> Response:
     device_id = _device(request, session)
     mine = services.my_rosters(session, device_id) if device_id else []
-    message = i18n.gettext("The file was not imported: %(why)s") % {"why": refused.message}
+    why = problem_text(refused.errors) if refused.errors else refused.message
+    message = i18n.gettext("The file was not imported: %(why)s") % {"why": why}
     return page(request, "rosters/home.html",
                 {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": {},
                  "error": None, "import_error": message}, status_code=422)
@@ -535,11 +542,9 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
         ) % {"v": stored.version}
         status = 409
     except editing.EditError as exc:
-        problem, status = f"{exc.field}: {exc.message}", 422
+        problem, status = edit_problem(exc.field, exc.message, form.get("unit")), 422
     except ValidationError as exc:
-        problem = "; ".join(f"{d['field']}: {d['message']}"
-                            for d in describe(list(exc.errors()))[:5])
-        status = 422
+        problem, status = problem_text(exc.errors()), 422
     return _edited(request, roster_id, form, stored, model, evaluated, problem, status)
 
 

@@ -10,10 +10,12 @@ removing units) live here; each system's own (its unit form) in `app.web.systems
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import unquote_plus
 
 from app.rules.limits import MAX_UNITS
+from app.web.i18n import gettext
 
 Document = dict[str, Any]
 
@@ -81,20 +83,36 @@ def whole(form: Form, field: str, *, required: bool = True) -> int | None:
     raw = form.get(field, "").strip()
     if not raw:
         if required:
-            raise EditError(field, "a whole number is required")
+            raise EditError(field, gettext("a whole number is required"))
         return None
     try:
         return int(raw)
     except ValueError:
-        raise EditError(field, f"{raw[:20]!r} is not a whole number") from None
+        pass
+    # A number field lets the browser send what it reads as one: "1e3" is 1000, "12.0" is 12.
+    try:
+        number = Decimal(raw) if len(raw) <= 20 else None
+    except InvalidOperation:
+        number = None
+    # (a bound on the magnitude first: "1e3000000000" would not fit any whole number)
+    if number is not None and number.is_finite() and number.adjusted() < 10 \
+            and number == number.to_integral_value():
+        return int(number)
+    raise EditError(field, gettext("“%(text)s” is not a whole number") % {"text": raw[:20]})
 
 
 def index(form: Form, field: str, length: int) -> int:
     value = whole(form, field)
     assert value is not None
     if not 0 <= value < length:
-        raise EditError(field, f"no such entry {value}")
+        raise EditError(field, gettext("there is no number %(n)s") % {"n": value + 1})
     return value
+
+
+def at_most(count: int, what: str) -> str:
+    """'at most 500 units', worded in the page's language ('units', 'lines', 'engines')."""
+    return {"units": gettext("at most %(n)s units"), "lines": gettext("at most %(n)s lines"),
+            "engines": gettext("at most %(n)s engines")}[what] % {"n": count}
 
 
 def checked(form: Form, field: str) -> bool:
@@ -114,7 +132,7 @@ def update_settings(doc: Document, form: Form) -> Document:
 
 def duplicate_unit(doc: Document, form: Form) -> Document:
     if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", f"at most {MAX_UNITS} units")
+        raise EditError("units", at_most(MAX_UNITS, "units"))
     i = index(form, "unit", len(doc["units"]))
     twin = copied(doc["units"][i])
     # Only one unit may carry the commander; the copy is an ordinary unit.
@@ -173,7 +191,7 @@ def apply(document: Document, form: Form, actions: dict[str, Action]) -> Documen
     if argument:
         form = Form([*form.items_list(), ("line", argument)])
     if action not in COMMON and action not in actions:
-        raise EditError("action", f"unknown action {action[:40]!r}")
+        raise EditError("action", gettext("unknown action %(text)s") % {"text": repr(action[:40])})
     doc = document
     if action in COMMON:
         doc = COMMON[action](doc, form)

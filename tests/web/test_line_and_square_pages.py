@@ -92,7 +92,7 @@ def test_a_new_army_with_a_limit_that_is_no_number_is_refused_by_name(
         "csrf": csrf_of(client), "ruleset": "line_and_square", "name": "x",
         "points_limit": "thirty"}, follow_redirects=False)
     assert response.status_code == 422
-    assert "points_limit" in response.text
+    assert "Points limit: “thirty” is not a whole number" in unescape(response.text)
 
 
 def test_adding_a_unit_without_javascript_posts_redirects_and_stores_it(
@@ -181,16 +181,18 @@ def test_a_class_change_that_leaves_a_formation_not_allowed_is_shown_and_flagged
 
 
 @pytest.mark.parametrize(("changes", "field"), [
-    ({"figures": "0"}, "units[0].figures"),
-    ({"speed": "25"}, "units[0].speed"),
-    ({"accuracy": "13"}, "units[0].accuracy"),
-    ({"discipline": "6"}, "units[0].discipline"),
-    ({"points": "0.3"}, "units[0].points"),
-    ({"points": "lots"}, "points"),
-    ({"points": ""}, "points"),
-    ({"figures": "twelve"}, "figures"),
-    ({"class": "hussars"}, "units[0].class"),
-    ({"formation": "wedge"}, "units[0].formation"),
+    # Named as the form shows them, whether the form's reading or the document's model
+    # refused the value.
+    ({"figures": "0"}, "Unit 1, Figures"),
+    ({"speed": "25"}, "Unit 1, Speed (″)"),
+    ({"accuracy": "13"}, "Unit 1, Accuracy"),
+    ({"discipline": "6"}, "Unit 1, Discipline"),
+    ({"points": "0.3"}, "Unit 1, Points"),
+    ({"points": "lots"}, "Unit 1, Points"),
+    ({"points": ""}, "Unit 1, Points"),
+    ({"figures": "twelve"}, "Unit 1, Figures"),
+    ({"class": "hussars"}, "Unit 1, Class"),
+    ({"formation": "wedge"}, "Unit 1, Formation"),
 ])
 def test_a_bad_field_is_refused_by_name_and_nothing_is_stored(
         client: TestClient, changes: dict[str, str], field: str) -> None:
@@ -278,9 +280,9 @@ def test_the_calculator_answers_htmx_with_only_the_result(client: TestClient) ->
 
 
 @pytest.mark.parametrize(("params", "field"), [
-    ({"discipline": "9"}, "discipline"), ({"formation": "wedge"}, "formation"),
-    ({"disorder": "-1"}, "disorder"), ({"disorder": "many"}, "disorder"),
-    ({"officer": "perhaps"}, "officer"),
+    ({"discipline": "9"}, "Discipline"), ({"formation": "wedge"}, "Formation"),
+    ({"disorder": "-1"}, "Disorder markers"), ({"disorder": "many"}, "Disorder markers"),
+    ({"officer": "perhaps"}, "Officer within 12″"),
 ])
 def test_the_calculator_refuses_a_bad_value_by_name(client: TestClient, params: dict[str, str],
                                                     field: str) -> None:
@@ -325,4 +327,4 @@ def test_a_refusal_speaks_the_pages_language(client: TestClient) -> None:
             "version": str(stored(client, roster_id)["version"]), **unit_form(points="lots")}
     response = client.post(f"/r/{roster_id}/edit", data=data, headers={**HX, **RU})
     assert response.status_code == 422
-    assert "points: 'lots' — не число очков" in unescape(response.text)
+    assert "Отряд 1, Очки: 'lots' — не число очков" in unescape(response.text)

@@ -334,7 +334,7 @@ def test_a_broken_upload_is_refused_with_the_reason_and_nothing_is_stored(
     response = client.post("/rosters/import", data={"csrf": csrf_of(client)},
                            files={"file": ("army.json", bad, "application/json")})
     assert response.status_code == 422
-    assert "units[0].lines[0].troop" in response.text
+    assert "Unit 1, line 1, Troop type: not one of the choices" in response.text
     not_json = client.post("/rosters/import", data={"csrf": csrf_of(client)},
                            files={"file": ("army.json", b"\xff\xfe nonsense", "text/plain")})
     assert not_json.status_code == 422
@@ -485,3 +485,23 @@ def test_a_change_from_the_version_a_worker_keeps_still_proves_the_right_and_the
     with Session(engine) as session:
         services.restore_roster(session, roster_id)
     assert version_of(client, roster_id) == last
+
+
+def test_the_editors_points_limit_allows_in_the_browser_what_the_server_allows(
+        client: TestClient) -> None:
+    from app.rules.limits import MAX_POINTS_LIMIT
+
+    roster_id = create_army(client)
+    editor = client.get(f"/r/{roster_id}/edit").text
+    home = client.get("/").text
+    for page, field in ((editor, "roster-limit"), (home, "new-limit")):
+        tag = re.search(rf'<input id="{field}"[^>]*>', page)
+        assert tag and f'max="{MAX_POINTS_LIMIT}"' in tag.group(0) and 'min="1"' in tag.group(0)
+
+
+def test_the_print_sheet_names_the_sites_icon(client: TestClient) -> None:
+    # Without it every printed sheet asks for /favicon.ico, which is not there.
+    roster_id = create_army(client)
+    sheet = client.get(f"/r/{roster_id}/print").text
+    assert '<link rel="icon" href="/static/favicon.svg"' in sheet
+    assert client.get("/static/favicon.svg").status_code == 200

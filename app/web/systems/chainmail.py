@@ -7,7 +7,16 @@ from typing import Any
 from app.rules import get_ruleset
 from app.rules.limits import MAX_ENGINES, MAX_LINES, MAX_UNITS
 from app.web.composition import segments
-from app.web.editing import Action, Document, EditError, Form, checked, index, whole
+from app.web.editing import (
+    Action,
+    Document,
+    EditError,
+    Form,
+    at_most,
+    checked,
+    index,
+    whole,
+)
 
 RULESET = "chainmail"
 
@@ -22,7 +31,7 @@ def update_settings(doc: Document, form: Form) -> Document:
 
 def add_unit(doc: Document, form: Form) -> Document:
     if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", f"at most {MAX_UNITS} units")
+        raise EditError("units", at_most(MAX_UNITS, "units"))
     system = get_ruleset(doc["ruleset"])
     presets = {p["id"]: p for p in system.catalogue().get("presets", [])} if system else {}
     preset_id = form.get("preset", "")
@@ -65,7 +74,7 @@ def add_line(doc: Document, form: Form) -> Document:
     i = index(form, "unit", len(doc["units"]))
     lines = doc["units"][i]["lines"]
     if len(lines) >= MAX_LINES:
-        raise EditError("lines", f"at most {MAX_LINES} lines in a unit")
+        raise EditError("lines", at_most(MAX_LINES, "lines"))
     # A second line is most often the mixed horse the rules allow: start from the next type.
     last = lines[-1]["troop"] if lines else "light_horse"
     pairs = {"light_horse": "medium_horse", "medium_horse": "heavy_horse",
@@ -83,7 +92,7 @@ def remove_line(doc: Document, form: Form) -> Document:
 
 def add_engine(doc: Document, form: Form) -> Document:
     if len(doc["engines"]) >= MAX_ENGINES:
-        raise EditError("engines", f"at most {MAX_ENGINES} engines")
+        raise EditError("engines", at_most(MAX_ENGINES, "engines"))
     doc["engines"].append({"kind": form.get("kind", ""), "count": whole(form, "count"),
                            "mercenary": checked(form, "mercenary")})
     return doc

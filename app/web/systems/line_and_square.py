@@ -11,7 +11,7 @@ from typing import Any
 
 from app.rules.base import Lang, pick
 from app.rules.limits import MAX_UNITS
-from app.web.editing import Document, EditError, Form, checked, index, whole
+from app.web.editing import Document, EditError, Form, at_most, checked, index, whole
 
 RULESET = "line_and_square"
 
@@ -53,7 +53,7 @@ def _profile(form: Form, formation: str) -> dict[str, Any]:
 
 def add_unit(doc: Document, form: Form) -> Document:
     if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", f"at most {MAX_UNITS} units")
+        raise EditError("units", at_most(MAX_UNITS, "units"))
     doc["units"].append({"name": form.get("unit_name", "").strip(), **_profile(form, "loose"),
                          "note": form.get("unit_note", "")})
     return doc

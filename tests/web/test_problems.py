@@ -1,0 +1,125 @@
+"""A refused form speaks the page's language and names fields as the form shows them."""
+
+from __future__ import annotations
+
+from html import unescape
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import ValidationError
+
+from app.rules.chainmail import ChainmailRoster
+from app.web import i18n
+from app.web.editing import EditError, Form, whole
+from app.web.problems import edit_problem, field_label, problem_text
+from tests.web.test_pages import HX, create_army, csrf_of, document, edit, version_of
+
+RU = {"Accept-Language": "ru"}
+
+
+@pytest.mark.parametrize(("lang", "field", "unit", "label"), [
+    ("en", "units[2].lines[0].figures", None, "Unit 3, line 1, Figures"),
+    ("ru", "units[2].lines[0].figures", None, "Отряд 3, строка 1, Фигуры"),
+    ("en", "figures_1", "0", "Unit 1, line 2, Figures"),
+    ("en", "engines[1].count", None, "engine 2, Count"),
+    ("en", "units[0].lines[0].count", None, "Unit 1, line 1, Warriors"),
+    ("en", "count_0", "3", "Unit 4, line 1, Warriors"),
+    ("ru", "points_limit", None, "Лимит очков"),
+    ("en", "unit_name", "1", "Unit 2, Unit name"),
+    ("en", "something_new", None, "something_new"),  # unknown: as it is, not dropped
+])
+def test_fields_are_named_as_the_forms_show_them(lang: str, field: str, unit: str | None,
+                                                 label: str) -> None:
+    i18n.use_lang(lang)  # type: ignore[arg-type]
+    assert field_label(field, unit) == label
+
+
+def refusal(doc: dict[str, object]) -> ValidationError:
+    with pytest.raises(ValidationError) as refused:
+        ChainmailRoster.model_validate(doc)
+    return refused.value
+
+
+def test_the_models_refusals_are_worded_in_the_pages_language() -> None:
+    doc = {"name": "x" * 121, "ruleset": "chainmail", "nation": "generic", "units": [
+        {"lines": [{"troop": "elf", "figures": 0}]}]}
+    errors = refusal(doc).errors()
+    i18n.use_lang("en")
+    assert problem_text(errors) == (
+        "Name: at most 120 characters; Unit 1, line 1, Troop type: not one of the choices; "
+        "Unit 1, line 1, Figures: must be at least 1")
+    i18n.use_lang("ru")
+    assert problem_text(errors) == (
+        "Название: не больше 120 символов; Отряд 1, строка 1, Тип войск: нет среди вариантов; "
+        "Отряд 1, строка 1, Фигуры: должно быть не меньше 1")
+
+
+def test_a_number_field_may_send_what_the_browser_reads_as_a_whole_number() -> None:
+    assert whole(Form([("f", "1e3")]), "f") == 1000
+    assert whole(Form([("f", "12.0")]), "f") == 12
+    for bad in ("2.5", "1e400", "nan", "inf", "ten", "1e3000000000"):
+        with pytest.raises(EditError):
+            whole(Form([("f", bad)]), "f")
+    i18n.use_lang("ru")
+    with pytest.raises(EditError) as refused:
+        whole(Form([("figures_0", "десять")]), "figures_0")
+    assert edit_problem(refused.value.field, refused.value.message, "0") == \
+        "Отряд 1, строка 1, Фигуры: «десять» — не целое число"
+
+
+def test_a_russian_editor_says_what_is_wrong_in_russian(client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    before = version_of(client, roster_id)
+    data = {"csrf": client.cookies.get("muster_csrf"), "version": str(before),
+            "op": "update_unit", "unit": "0", "troop_0": "light_horse",
+            "weapon_0": "composite_bow"}
+    for figures, words in (("десять", "Отряд 1, строка 1, Фигуры: «десять» — не целое число"),
+                           ("0", "Отряд 1, строка 1, Фигуры: должно быть не меньше 1")):
+        answer = client.post(f"/r/{roster_id}/edit", data={**data, "figures_0": figures},
+                             headers={**HX, **RU})
+        assert answer.status_code == 422 and words in unescape(answer.text)
+        # The problem takes the focus when it is drawn, so it is seen where the player is.
+        assert 'class="problem card" role="alert" tabindex="-1" autofocus' in answer.text
+    assert version_of(client, roster_id) == before
+    answer = client.post(f"/r/{roster_id}/edit", data={**data, "figures_0": "1e3"}, headers=HX)
+    assert answer.status_code == 200
+    assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 1000
+
+
+def test_a_russian_home_page_refuses_a_new_army_in_russian(client: TestClient) -> None:
+    answer = client.post("/rosters/new", headers=RU, data={
+        "csrf": csrf_of(client), "name": "Орда", "nation": "mongols", "points_limit": "0",
+        "ruleset": "chainmail"}, follow_redirects=False)
+    assert answer.status_code == 422
+    assert "Лимит очков: должно быть не меньше 1" in unescape(answer.text)
+    bad = (b'{"name": "x", "ruleset": "chainmail",'
+           b' "units": [{"lines": [{"troop": "elf", "figures": 1}]}]}')
+    answer = client.post("/rosters/import", data={"csrf": csrf_of(client)}, headers=RU,
+                         files={"file": ("army.json", bad, "application/json")})
+    assert answer.status_code == 422
+    assert "Отряд 1, строка 1, Тип войск: нет среди вариантов" in unescape(answer.text)
+
+
+def test_the_api_keeps_its_own_words_and_paths(client: TestClient) -> None:
+    # Clients match on these; only pages speak the player's words.
+    answer = client.post("/api/v1/price?lang=ru", json={
+        "name": "x", "ruleset": "chainmail", "units": [{"lines": [{"troop": "elf",
+                                                                   "figures": 1}]}]})
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["field"] == "units[0].lines[0].troop"
+
+
+def test_a_browser_at_an_address_where_nothing_is_gets_the_sites_page(
+        client: TestClient) -> None:
+    browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    page = client.get("/nope", headers=browser)
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "There is nothing at this address." in page.text and '<html lang="en">' in page.text
+    russian = client.get("/nope/deeper", headers={**browser, **RU})
+    assert russian.status_code == 404 and "По этому адресу ничего нет." in russian.text
+    # Scripts and the API keep the JSON answer; so do static files.
+    for path, headers in (("/nope", {"Accept": "application/json"}), ("/api/v1/nope", browser),
+                          ("/static/nope.css", browser)):
+        answer = client.get(path, headers=headers)
+        assert answer.status_code == 404 and answer.json() == {"detail": "Not Found"}, path
