@@ -181,8 +181,12 @@ async def _with_form(request: Request, work: Callable[..., Response], *args: Any
     return await _in_thread(request, work, *args, form)
 
 
-def _refuse(request: Request, status: int, message: str) -> Response:
-    return page(request, "rosters/refused.html", {"message": message}, status_code=status)
+def _refuse(request: Request, status: int, message: str, roster_id: str | None = None) -> Response:
+    """A refusal page; with `roster_id`, it links the roster's share view, where anyone may
+    read it and copy it to their own rosters."""
+    share = f"/r/{quote(roster_id)}" if roster_id else None
+    return page(request, "rosters/refused.html", {"message": message, "share": share},
+                status_code=status)
 
 
 def _missing(request: Request) -> Response:
@@ -442,7 +446,8 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
         except services.RosterNotFound:
             return _missing(request)
         except services.KeyRejected:
-            return _refuse(request, 403, i18n.gettext("This edit link is not valid."))
+            return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
+                           roster_id)
         device_id = _device(request, session, create=True)
         assert device_id is not None
         services.remember(session, device_id, roster_id, True)
@@ -455,7 +460,7 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
     if device_id is None or not services.can_edit(session, device_id, roster_id):
         return _refuse(request, 403, i18n.gettext(
             "This browser may not edit this roster. "
-            "Open its edit link, or copy it to your rosters."))
+            "Open its edit link, or copy it to your rosters."), roster_id)
     services.remember(session, device_id, roster_id, True)
     context = roster_context(request, stored)
     new_key = request.cookies.get(NEW_KEY_COOKIE)

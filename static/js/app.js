@@ -32,11 +32,24 @@ function followPreset(select) {
   }
 }
 
+// A new army's form shows the fields of the chosen rule system only (a nation means nothing
+// to Line and Square); the hidden ones are disabled, so they are not sent either.
+function followRuleset(select) {
+  if (!select.form) return;
+  select.form.querySelectorAll("fieldset[data-system]").forEach((fieldset) => {
+    const other = fieldset.dataset.system !== select.value;
+    fieldset.hidden = other;
+    fieldset.disabled = other;
+  });
+}
+
 document.addEventListener("change", (event) => {
   if (event.target.matches("select[name='preset']")) followPreset(event.target);
+  if (event.target.matches("select[name='ruleset']")) followRuleset(event.target);
 });
 
-// A form the browser restores (back button) keeps its chosen preset.
+// A form the browser restores (back button) keeps its choices.
 window.addEventListener("pageshow", () => {
   document.querySelectorAll("select[name='preset']").forEach(followPreset);
+  document.querySelectorAll("select[name='ruleset']").forEach(followRuleset);
 });

@@ -219,3 +219,22 @@ def test_a_long_unbroken_name_stays_inside_the_page(
         assert table["x"] + table["width"] <= body["x"] + body["width"] + 1, (table, body)
     finally:
         context.close()
+
+
+def test_the_new_army_form_shows_the_chosen_systems_fields_only(
+        context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    nation = page.get_by_label("Nation", exact=True)
+    expect(nation).to_be_visible()
+    page.get_by_label("Rule system").select_option("line_and_square")
+    expect(nation).to_be_hidden()
+    page.get_by_label("Name", exact=True).fill("Brigade")
+    page.get_by_role("button", name="Create army").click()
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+/edit"))
+    page.goto(live_server.url + "/")
+    page.get_by_label("Rule system").select_option("line_and_square")
+    page.get_by_label("Rule system").select_option("chainmail")
+    expect(page.get_by_label("Nation", exact=True)).to_be_visible()

@@ -283,3 +283,12 @@ def test_the_about_page_links_the_rules_page_and_the_calculator(client: TestClie
     assert 'href="/rules/formation_density"' in page and 'href="/calc/melee"' in page
     empty = client.get("/calc/melee")
     assert empty.status_code == 200 and "paste the share link" in empty.text
+
+
+def test_a_chance_of_never_or_always_is_shown_as_a_percentage_alone() -> None:
+    from app.web.systems.formation_density import _chance
+
+    assert _chance({"exact": "0/1", "float": 0.0}) == "0 %"
+    assert _chance({"exact": "1/1", "float": 1.0}) == "100 %"
+    assert _chance({"exact": "5/6", "float": 5 / 6}) == "5/6 (83.3 %)"
+    assert _chance(None) is None

@@ -505,3 +505,29 @@ def test_the_print_sheet_names_the_sites_icon(client: TestClient) -> None:
     sheet = client.get(f"/r/{roster_id}/print").text
     assert '<link rel="icon" href="/static/favicon.svg"' in sheet
     assert client.get("/static/favicon.svg").status_code == 200
+
+
+def test_historical_is_said_only_of_a_nation_with_national_rules(client: TestClient) -> None:
+    # "Historical" means "keeps the nation's proportions": a generic army has none to keep.
+    generic = client.post("/api/v1/rosters", json={
+        "name": "G", "ruleset": "chainmail", "nation": "generic", "units": []}).json()["id"]
+    mongols = client.post("/api/v1/rosters", json={
+        "name": "M", "ruleset": "chainmail", "nation": "mongols", "units": []}).json()["id"]
+    generic_meta = re.search(r'<p class="meta">(.*?)</p>', client.get(f"/r/{generic}").text,
+                             re.S)
+    mongol_meta = re.search(r'<p class="meta">(.*?)</p>', client.get(f"/r/{mongols}").text,
+                            re.S)
+    assert generic_meta and "historical" not in generic_meta.group(1)
+    assert mongol_meta and "historical" in mongol_meta.group(1)
+
+
+def test_a_browser_refused_the_editor_is_shown_the_way_to_the_roster(
+        client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json={
+        "name": "Чужой", "ruleset": "chainmail", "nation": "generic", "units": []}).json()
+    link = f'<a href="/r/{created["id"]}">Open the roster to read it or copy it to your rosters'
+    refused = client.get(f"/r/{created['id']}/edit")
+    assert refused.status_code == 403 and link in refused.text
+    wrong_key = client.get(f"/r/{created['id']}/edit?key=not-the-key", follow_redirects=False)
+    assert wrong_key.status_code == 403 and link in wrong_key.text
+    assert client.get(f"/r/{created['id']}").status_code == 200  # the share view it names

@@ -123,3 +123,4 @@ def test_a_browser_at_an_address_where_nothing_is_gets_the_sites_page(
                           ("/static/nope.css", browser)):
         answer = client.get(path, headers=headers)
         assert answer.status_code == 404 and answer.json() == {"detail": "Not Found"}, path
+

@@ -113,6 +113,8 @@ def _chance(value: dict[str, Any] | None) -> str | None:
     if value is None:
         return None
     exact = Fraction(value["exact"])
+    if exact.denominator == 1:  # never or always: "0 %", not "0/1 (0 %)"
+        return f"{percent_text(exact)} %"
     return f"{value['exact']} ({percent_text(exact)} %)"
 
 
