@@ -260,8 +260,11 @@ def check_edit_key(session: Session, roster_id: str, key: str) -> None:
             raise KeyRejected(roster_id)
 
 
-def new_edit_key(session: Session, roster_id: str) -> str:
-    """Give the roster a new edit key and return it; the old key stops working at once.
+def new_edit_key(session: Session, roster_id: str, keep_device: int | None = None) -> str:
+    """Give the roster a new edit key and return it; the old key stops working at once, and
+    so does every browser's right to edit that came from it but `keep_device`'s (the owner
+    asking): a link is renewed because it leaked, and whoever opened the leaked one must not
+    go on editing. Those browsers keep the roster in "my rosters", to read.
 
     For an owner who can still edit in one browser but has lost the link: callers authorise
     first (as for `replace_roster`).
@@ -271,6 +274,10 @@ def new_edit_key(session: Session, roster_id: str) -> str:
         row = _live(session, roster_id)
         row.edit_key_hash = digest(key)
         session.add(row)
+        others = [col(DeviceRoster.roster_id) == roster_id, col(DeviceRoster.can_edit)]
+        if keep_device is not None:
+            others.append(col(DeviceRoster.device_id) != keep_device)
+        session.exec(update(DeviceRoster).where(*others).values(can_edit=False))  # type: ignore[call-overload]
     return key
 
 

@@ -486,7 +486,7 @@ def _new_link(request: Request, session: Session, roster_id: str,
     if device_id is None or not services.can_edit(session, device_id, roster_id):
         return _not_editable(request)
     try:
-        key = services.new_edit_key(session, roster_id)
+        key = services.new_edit_key(session, roster_id, keep_device=device_id)
     except services.RosterNotFound:
         return _missing(request)
     response = _redirect(request, f"/r/{quote(roster_id)}/edit")

@@ -374,6 +374,34 @@ def test_an_owner_makes_a_new_edit_link_and_the_old_one_stops_working(
         assert refused.status_code == 403
 
 
+def test_a_new_edit_link_locks_out_every_browser_that_opened_the_old_one(
+        client: TestClient) -> None:
+    # A link is renewed because it leaked: whoever opened the leaked one must stop editing.
+    created = client.post("/api/v1/rosters", json={
+        "name": "Leaked", "ruleset": "chainmail", "nation": "generic",
+        "units": [{"flags": ["commander"], "lines": [{"troop": "peasant", "figures": 4}]}]}).json()
+    roster_id = created["id"]
+    client.get(f"/r/{roster_id}/edit?key={created['edit_key']}")
+    with TestClient(client.app) as holder:
+        holder.get(f"/r/{roster_id}/edit?key={created['edit_key']}")
+        assert holder.get(f"/r/{roster_id}/edit").status_code == 200
+        renewed = client.post(f"/r/{roster_id}/link", data={"csrf": csrf_of(client)},
+                              follow_redirects=False)
+        assert renewed.status_code == 303
+        assert holder.get(f"/r/{roster_id}/edit").status_code == 403
+        removal = holder.post(f"/r/{roster_id}/edit", headers=HX, data={
+            "csrf": holder.cookies.get("muster_csrf"), "version": str(version_of(holder, roster_id)),
+            "op": "update_unit", "unit": "0", "action": "remove_unit"})
+        assert removal.status_code == 403
+        assert len(document(client, roster_id)["units"]) == 1
+        # It keeps the roster in "my rosters", to read.
+        assert "view only" in holder.get("/").text
+        # The owner who renewed it edits on (asked before the second client closes the app).
+        assert client.get(f"/r/{roster_id}/edit").status_code == 200
+        edit(client, roster_id, op="settings", name="Kept", points_limit="", nation="generic")
+        assert document(client, roster_id)["name"] == "Kept"
+
+
 def test_an_htmx_change_to_one_unit_redraws_only_that_unit(client: TestClient) -> None:
     roster_id = create_army(client)
     edit(client, roster_id, op="add_unit", preset="horse_archers")
