@@ -45,8 +45,8 @@ def _points_line(sheet: ArmySheet, lang: Lang) -> str:
             if not sheet.over_limit else
             pick(lang, f"{sheet.remaining.lstrip('-')} over", f"превышен на "
                  f"{sheet.remaining.lstrip('-')}"))
-    return pick(lang, f"{sheet.total} of {sheet.points_limit} points ({left})",
-                f"{sheet.total} из {sheet.points_limit} очков ({left})")
+    of = counted(sheet.points_limit, "point_of", lang)  # "из 21 очка", "из 30 очков"
+    return pick(lang, f"{sheet.total} of {of} ({left})", f"{sheet.total} из {of} ({left})")
 
 
 def _figures_line(sheet: ArmySheet, lang: Lang) -> str:
@@ -186,9 +186,9 @@ def print_words(lang: Lang) -> dict[str, str]:
         "horse": ("horse", "конница"),
         "engines": ("Engines", "Машины"),
         "morale_test": ("Morale test for losses", "Проверка морали из-за потерь"),
-        "morale_rule": ("when {lost} of {figures} figures are lost (one third, 33.3 %), "
+        "morale_rule": ("when a third of the figures are lost ({lost} of {figures}, 33.3 %), "
                         "{standing} left standing",
-                        "когда потеряно {lost} из {figures} фигур (треть, 33.3%), "
+                        "когда потеряна треть фигур ({lost} из {figures}, 33.3 %), "
                         "в строю {standing}"),
         "units": ("Units", "Отряды"),
         "unit": ("Unit", "Отряд"),
@@ -197,7 +197,8 @@ def print_words(lang: Lang) -> dict[str, str]:
         "cost": ("Cost", "Стоимость"),
         "rating": ("Morale (T. 19)", "Мораль (т. 19)"),
         "casualties": ("Casualties", "Потери"),
-        "more_figures": ("more figures: tally losses here", "фигур ещё: отмечайте потери здесь"),
+        "more_figures": ("+{n} more figures: tally losses here",
+                         "и ещё {n} — отмечайте потери здесь"),
         "mercenary": ("mercenary", "наёмники"),
         "count": ("Count", "Количество"),
         "engine": ("Engine", "Машина"),

@@ -41,8 +41,8 @@ def _points_line(sheet: FormationSheet, lang: Lang) -> str:
             if not sheet.over_limit else
             pick(lang, f"{sheet.remaining.lstrip('-')} over",
                  f"превышен на {sheet.remaining.lstrip('-')}"))
-    return pick(lang, f"{sheet.total} of {sheet.points_limit} points ({left})",
-                f"{sheet.total} из {sheet.points_limit} очков ({left})")
+    of = counted(sheet.points_limit, "point_of", lang)  # "из 21 очка", "из 30 очков"
+    return pick(lang, f"{sheet.total} of {of} ({left})", f"{sheet.total} из {of} ({left})")
 
 
 def _labels(lang: Lang) -> dict[str, str]:
@@ -169,7 +169,8 @@ def print_words(lang: Lang) -> dict[str, str]:
         "lines": ("Warriors and weapons", "Воины и оружие"),
         "cost": ("Points", "Очки"),
         "casualties": ("Losses", "Потери"),
-        "more_figures": ("more warriors: tally losses here", "воинов ещё: отмечайте потери здесь"),
+        "more_figures": ("+{n} more warriors: tally losses here",
+                         "и ещё {n} — отмечайте потери здесь"),
         "no_units": ("No units yet.", "Отрядов пока нет."),
     }
     return {**frame_words(lang),

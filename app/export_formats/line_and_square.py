@@ -33,15 +33,17 @@ def points_line(sheet: LineAndSquareSheet, lang: Lang) -> str:
     else:
         rest = pick(lang, f"{sheet.remaining} left", f"осталось {sheet.remaining}")
     usual = pick(lang, ", the usual limit", ", обычный лимит") if sheet.default_limit else ""
-    return pick(lang, f"{sheet.total} of {sheet.points_limit} points ({rest}{usual})",
-                f"{sheet.total} из {sheet.points_limit} очков ({rest}{usual})")
+    of = counted(sheet.points_limit, "point_of", lang)  # "из 21 очка", "из 30 очков"
+    return pick(lang, f"{sheet.total} of {of} ({rest}{usual})",
+                f"{sheet.total} из {of} ({rest}{usual})")
 
 
 def break_line(sheet: LineAndSquareSheet, lang: Lang) -> str:
     return pick(lang, f"morale tests once {sheet.morale_test_loss} points are lost, the rest "
                       f"flee once {sheet.flight_loss} are lost",
-                f"проверка боевого духа, когда потеряно очков: {sheet.morale_test_loss}; "
-                f"бегство — когда потеряно {sheet.flight_loss}")
+                f"проверка боевого духа — после потери "
+                f"{counted(sheet.morale_test_loss, 'point_of', lang)}; бегство — после потери "
+                f"{counted(sheet.flight_loss, 'point_of', lang)}")
 
 
 def _labels(lang: Lang) -> dict[str, str]:
@@ -169,7 +171,8 @@ def print_words(lang: Lang) -> dict[str, str]:
         "markers": ("disorder markers: 0 / 1 / 2", "маркеры расстройства: 0 / 1 / 2"),
         "cost": ("Points", "Очки"),
         "casualties": ("Losses", "Потери"),
-        "more_figures": ("more figures: tally losses here", "фигур ещё: отмечайте потери здесь"),
+        "more_figures": ("+{n} more figures: tally losses here",
+                         "и ещё {n} — отмечайте потери здесь"),
         "no_units": ("No units yet.", "Подразделений пока нет."),
     }
     return {**frame_words(lang),

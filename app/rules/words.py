@@ -31,6 +31,9 @@ NOUNS: dict[str, dict[str, dict[str, str]]] = {
                                "many": "other figures"},
                         "ru": {"one": "другой фигуры", "few": "других фигур",
                                "many": "других фигур", "other": "другой фигуры"}},
+    # "из 1 фигуры", "из 3 фигур", "из 21 фигуры": the genitive after "из".
+    "figure_of": {"en": {"one": "figure", "other": "figures"},
+                  "ru": {"one": "фигуры", "few": "фигур", "many": "фигур", "other": "фигуры"}},
     # "из 1 очка", "из 2 очков", "из 5 очков", "из 0.5 очка": the genitive after "из".
     "point_of": {"en": {"one": "point", "other": "points"},
                  "ru": {"one": "очка", "few": "очков", "many": "очков", "other": "очка"}},

@@ -210,3 +210,17 @@ def test_a_limit_of_one_point_is_one_point() -> None:
     assert "из 21 очка" in message(doc, "roster.over_limit", "ru")
     doc["points_limit"] = 25
     assert "из 25 очков" in message(doc, "roster.over_limit", "ru")
+
+
+def test_the_some_rule_agrees_its_russian_with_its_numbers() -> None:
+    doc = army("china", unit(line("light_foot", 8)), unit(line("heavy_foot", 3, "polearm")))
+    text = message(doc, "china.some", "ru")
+    assert "из 11 фигур" in text and text.endswith("тяжёлая пехота: уберите 2 фигуры")
+    from app.rules.chainmail.validation import assess
+
+    checks = {c.code: c for c in assess(ChainmailRoster.model_validate(doc), "ru")}
+    assert checks["china.some"].band == "не более 2 фигур каждого вида"
+    none = army("china", unit(line("light_foot", 21)))
+    kept = {c.code: c for c in assess(ChainmailRoster.model_validate(none), "ru")}["china.some"]
+    assert kept.summary.endswith(": нет") and "из" not in kept.summary.split(":")[-1]
+    assert kept.band == "не более 3 фигур каждого вида"  # 10 % of 21, rounded up

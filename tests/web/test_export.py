@@ -106,3 +106,21 @@ def test_a_hostile_name_reaches_the_forum_export_defused(client: TestClient) -> 
     text = client.get(f"/api/v1/rosters/{roster_id}/export.bbcode").text
     assert "[url" not in text
     assert text.splitlines()[0] == "[b]［url=http://evil.example］win［/url］ ［b］x[/b]"
+
+
+def test_russian_words_agree_with_their_numbers_on_sheets_and_exports(
+        client: TestClient) -> None:
+    doc = {**DOCUMENT, "points_limit": 21, "nation": "generic",
+           "units": [{"name": "Толпа", "flags": ["commander"],
+                      "lines": [{"troop": "peasant", "figures": 51}]},
+                     {"name": "Орда", "lines": [{"troop": "peasant", "figures": 200}]}],
+           "engines": []}
+    roster_id = store(client, doc)
+    text = client.get(f"/api/v1/rosters/{roster_id}/export.txt?lang=ru").text
+    assert "из 21 очка (превышен на 104.5)" in text  # 251 × 1/2 = 125.5 of 21
+    sheet = client.get(f"/r/{roster_id}/print?lang=ru").text
+    # 251 figures: the morale test comes at a third (84); more figures than boxes are counted
+    # after "и ещё", which needs no noun to agree with.
+    assert "когда потеряна треть фигур (84 из 251, 33.3 %)" in sheet
+    assert re.search(r"и ещё \d+ — отмечайте потери здесь", sheet)
+    assert "фигур ещё" not in sheet

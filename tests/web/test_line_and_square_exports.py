@@ -69,7 +69,7 @@ def test_the_print_sheet_shows_profiles_chances_break_points_and_the_square(
     assert response.status_code == 200
     words = text_of(response.text)
     assert "Линия и каре" in words and "По правилам" in words
-    assert "Когда потеряно 11 из 21.5 очков (половина)" in words
+    assert "Когда потеряно 11 из 21.5 очка (половина)" in words
     assert "без офицера: 35/36 · 33/36 · 30/36" in words
     assert "офицер рядом: 26/36 · 21/36 · 15/36" in words
     assert "Каре (1-й батальон)" in words and "Кавалерия атакует каре только на 6 кубах." in words

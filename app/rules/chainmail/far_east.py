@@ -13,6 +13,7 @@ from typing import Literal
 
 from app.rules.base import Lang, RuleCheck, Severity, percent_text, pick
 from app.rules.chainmail.tally import Figures, Tally, troops
+from app.rules.words import counted
 
 Availability = Literal["yes", "no", "some", "possible"]
 MISSILES = troops("bow", "composite_bow", "longbow", "crossbow", "arquebus")
@@ -96,14 +97,18 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
                  f"Войска «немного», не более {SOME_SHARE_PERCENT} % каждого вида")
     parts = [f"{f.text(lang)} = {percent_text_of(f.count, army)} %" for f in some]
     value = ", ".join(parts) if parts else pick(lang, "none", "нет")
+    # "тяжёлая пехота: уберите 2 фигуры" (the category's name stays in the nominative)
     hint = "; ".join(pick(lang, f"remove {removals[f.category]} {CATEGORIES[f.category].en}",
-                          f"уберите {removals[f.category]}: {CATEGORIES[f.category].ru}")
+                          f"{CATEGORIES[f.category].ru}: уберите "
+                          f"{counted(removals[f.category], 'figure_to_add', lang)}")
                      for f in over)
+    of_army = pick(lang, f" of {counted(army, 'figure_of', lang)}",
+                   f" из {counted(army, 'figure_of', lang)}") if parts else ""
     checks.append(RuleCheck(
-        f"{nation}.some", title,
-        pick(lang, f"{title}: {value} of {army} figures", f"{title}: {value} из {army}"),
+        f"{nation}.some", title, f"{title}: {value}{of_army}",
         not over, severity(Severity.warning), value=value,
-        band=pick(lang, f"at most {limit} figures each", f"не более {limit} фигур каждого"),
+        band=pick(lang, f"at most {counted(limit, 'figure_of', lang)} each",
+                  f"не более {counted(limit, 'figure_of', lang)} каждого вида"),
         hint=hint))
 
     possible = _present(nation, counts, "possible")

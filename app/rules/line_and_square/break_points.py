@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from app.rules.base import Lang, pick, points_text
+from app.rules.base import Lang, pick
+from app.rules.words import counted
 
 
 @dataclass(frozen=True)
@@ -23,19 +24,19 @@ class BreakPoints:
     three_quarters: int  # losses at which the rest of the army flees
 
     def morale_text(self, lang: Lang) -> str:
-        total = points_text(self.starting)
+        total = counted(self.starting, "point_of", lang)  # "из 21 очка", "из 30 очков"
         return pick(lang,
-                    f"Once {self.half} of {total} points are lost (half), "
+                    f"Once {self.half} of {total} are lost (half), "
                     "every unit takes a morale test.",
-                    f"Когда потеряно {self.half} из {total} очков (половина), каждое "
+                    f"Когда потеряно {self.half} из {total} (половина), каждое "
                     "подразделение проходит проверку боевого духа.")
 
     def flight_text(self, lang: Lang) -> str:
-        total = points_text(self.starting)
+        total = counted(self.starting, "point_of", lang)
         return pick(lang,
-                    f"Once {self.three_quarters} of {total} points are lost (three quarters), "
+                    f"Once {self.three_quarters} of {total} are lost (three quarters), "
                     "all remaining units flee the field.",
-                    f"Когда потеряно {self.three_quarters} из {total} очков (три четверти), "
+                    f"Когда потеряно {self.three_quarters} из {total} (три четверти), "
                     "все оставшиеся подразделения немедленно бегут с поля боя.")
 
 
