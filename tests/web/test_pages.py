@@ -390,7 +390,8 @@ def test_a_new_edit_link_locks_out_every_browser_that_opened_the_old_one(
         assert renewed.status_code == 303
         assert holder.get(f"/r/{roster_id}/edit").status_code == 403
         removal = holder.post(f"/r/{roster_id}/edit", headers=HX, data={
-            "csrf": holder.cookies.get("muster_csrf"), "version": str(version_of(holder, roster_id)),
+            "csrf": holder.cookies.get("muster_csrf"),
+            "version": str(version_of(holder, roster_id)),
             "op": "update_unit", "unit": "0", "action": "remove_unit"})
         assert removal.status_code == 403
         assert len(document(client, roster_id)["units"]) == 1
