@@ -164,7 +164,11 @@ env.globals["flag_boxes"] = flag_boxes
 
 
 def is_htmx(request: Request) -> bool:
-    return request.headers.get("hx-request") == "true"
+    """htmx asks for a fragment; not when it restores a page from history (the Back button):
+    that answer replaces the whole page, so it must be the whole page."""
+    headers = request.headers
+    return (headers.get("hx-request") == "true"
+            and headers.get("hx-history-restore-request") != "true")
 
 
 def render(request: Request, name: str, context: dict[str, Any] | None = None, *,

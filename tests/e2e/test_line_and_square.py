@@ -118,3 +118,39 @@ def test_the_calculator_works_with_javascript_disabled(browser, live_server: Ser
         assert page.locator("#chance-percent").inner_text() == "58.3 %"
     finally:
         context.close()
+
+
+def test_back_after_using_the_calculator_restores_the_whole_page(
+        context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.goto(live_server.url + "/calc/order-test")
+    for field, value in (("#calc-discipline", "2"), ("#calc-formation", "close_order")):
+        with page.expect_response(lambda r: "/calc/order-test" in r.url):
+            page.locator(field).select_option(value)
+        htmx_settled(page)
+    page.go_back()
+    # The page from history is the page, not the fragment htmx swapped into it.
+    expect(page.locator("#calc-discipline")).to_be_visible()
+    expect(page.locator("header, .site-header").first).to_be_visible()
+    expect(page.locator("#calc-discipline")).to_have_value("2")
+
+
+def test_on_a_phone_the_sticky_totals_leave_the_screen_to_the_units(
+        browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(locale="en-US", viewport={"width": 375, "height": 667})
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/")
+        page.get_by_label("Rule system").select_option("line_and_square")
+        page.get_by_label("Name", exact=True).fill("Phone")
+        page.get_by_role("button", name="Create army").click()
+        page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+/edit"))
+        add_unit(page, "1-й батальон", "line_infantry", "16", "6", "4", "1", "12.5",
+                 officer=True)
+        page.locator(".ls-square summary").click()  # opened, the square's rules are long
+        box = page.locator("#summary").bounding_box()
+        assert box is not None and box["height"] <= 0.35 * 667 + 1, box
+    finally:
+        context.close()

@@ -292,3 +292,9 @@ def test_a_chance_of_never_or_always_is_shown_as_a_percentage_alone() -> None:
     assert _chance({"exact": "1/1", "float": 1.0}) == "100 %"
     assert _chance({"exact": "5/6", "float": 5 / 6}) == "5/6 (83.3 %)"
     assert _chance(None) is None
+
+
+def test_a_whole_number_of_blocks_is_shown_whole() -> None:
+    from app.web.systems.formation_density import _exact
+
+    assert _exact("0/1") == "0" and _exact("2/1") == "2" and _exact("5/3") == "5/3"

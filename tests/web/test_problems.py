@@ -124,3 +124,11 @@ def test_a_browser_at_an_address_where_nothing_is_gets_the_sites_page(
         answer = client.get(path, headers=headers)
         assert answer.status_code == 404 and answer.json() == {"detail": "Not Found"}, path
 
+
+
+def test_htmx_restoring_a_page_from_history_gets_the_whole_page(client: TestClient) -> None:
+    fragment = client.get("/calc/order-test?discipline=2", headers=HX)
+    assert "<html" not in fragment.text
+    restored = client.get("/calc/order-test?discipline=2",
+                          headers={**HX, "HX-History-Restore-Request": "true"})
+    assert "<html" in restored.text and 'id="order-test-form"' in restored.text

@@ -118,6 +118,12 @@ def _chance(value: dict[str, Any] | None) -> str | None:
     return f"{value['exact']} ({percent_text(exact)} %)"
 
 
+def _exact(text: str) -> str:
+    """An exact number for people: "5/6", and "0", not "0/1"."""
+    value = Fraction(text)
+    return str(value.numerator) if value.denominator == 1 else text
+
+
 def page_context(doc: Document, result: dict[str, Any],
                  catalogue: dict[str, Any]) -> dict[str, Any]:
     """Display text of the derived figures (chances as fractions and percentages)."""
@@ -128,6 +134,8 @@ def page_context(doc: Document, result: dict[str, Any],
                        for unit in result["units"]],
         "fd_shields": [_chance(unit["shield_wall"]["chance"]) if unit["shield_wall"] else None
                        for unit in result["units"]],
+        "fd_blocks": [_exact(unit["shield_wall"]["expected_blocks"]["exact"])
+                      if unit["shield_wall"] else None for unit in result["units"]],
         "fd_features": {f["id"]: {"en": f["description_en"], "ru": f["description_ru"]}
                         for f in catalogue["features"]},
         "fd_flags": LINE_FLAGS,
