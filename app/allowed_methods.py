@@ -45,6 +45,8 @@ class AllowedMethods:
                 template = route.path
             if template is not None and route.path == template:
                 methods |= set(found)
+        if "GET" in methods:
+            methods.add("HEAD")  # answered below, as RFC 9110 asks of every GET
         return sorted(methods)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -59,4 +61,24 @@ class AllowedMethods:
                     MutableHeaders(scope=message)["Allow"] = ", ".join(methods)
             await send(message)
 
+        if scope["method"] == "HEAD" and self._get_only(scope):
+            # FastAPI's GET routes take no HEAD (Starlette's add it themselves): answered as
+            # the GET, headers and all, without the body; load balancers probe with HEAD.
+            async def send_head(message: Message) -> None:
+                if message["type"] == "http.response.body":
+                    message = {**message, "body": b""}
+                await send_allowed(message)
+
+            await self.app({**scope, "method": "GET"}, receive, send_head)
+            return
         await self.app(scope, receive, send_allowed)
+
+    def _get_only(self, scope: Scope) -> bool:
+        """Whether a route takes this address by GET while none takes it by HEAD."""
+        def taken(method: str) -> bool:
+            asked = {**scope, "method": method}
+            return any(getattr(getattr(c, "route", c), "methods", None)
+                       and getattr(c, "route", c).matches(asked)[0] == Match.FULL
+                       for c in self.routes())
+
+        return not taken("HEAD") and taken("GET")

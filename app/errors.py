@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.utils import is_body_allowed_for_status_code
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
@@ -71,6 +72,11 @@ class ReferenceNotFound(RequestValidationError):
     the shape of a 422, so that the field is named all the same."""
 
 
+def refusal_body(text: str, **more: Any) -> dict[str, Any]:
+    """A refusal that names no field: {"message": text, "detail": text}."""
+    return {"message": text, "detail": text, **more}
+
+
 def validation_response(errors: list[dict[str, Any]], status: int = 422) -> JSONResponse:
     detail = describe(errors)
     summary = "; ".join(f"{d['field']}: {d['message']}" for d in detail[:10])
@@ -93,6 +99,11 @@ def install(app: FastAPI, missing_page: Callable[[Request], Response] | None = N
                 and not path.startswith(("/api/", "/static/"))
                 and "text/html" in request.headers.get("accept", "")):
             return missing_page(request)
+        if isinstance(exc.detail, str) and is_body_allowed_for_status_code(exc.status_code):
+            # Every refusal in one shape: `message` to show, `detail` as FastAPI words it (a
+            # list of fields for a 422, the same text otherwise).
+            return JSONResponse(refusal_body(exc.detail), status_code=exc.status_code,
+                                headers=getattr(exc, "headers", None))
         return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)

@@ -33,4 +33,7 @@ class ValidationFailure(BaseModel):
 
 
 class Failure(BaseModel):
+    """A refusal that names no field; `detail` repeats `message` (FastAPI's own key)."""
+
+    message: str
     detail: str

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 
 from app import ratelimit, services
 from app.deps import KeyedRosterId, LangDep, RosterId, SessionDep, not_found, refusal
+from app.errors import refusal_body
 from app.models import (
     RevisionPublic,
     RevisionSummary,
@@ -142,13 +143,12 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
         raise not_found(lang, roster_id, error) from error
     except services.VersionConflict as conflict:
         current = conflict.current.version
-        return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content={
-            "detail": pick(lang,
-                           f"If-Match: the roster is at version {current}, not {version}; "
-                           "reload it, merge your change and send its ETag",
-                           f"If-Match: армия уже в версии {current}, а не {version}; "
-                           "загрузите её заново, перенесите правку и пришлите новый ETag"),
-            "version": current, "etag": etag(current)})
+        return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content=refusal_body(
+            pick(lang, f"If-Match: the roster is at version {current}, not {version}; "
+                       "reload it, merge your change and send its ETag",
+                 f"If-Match: армия уже в версии {current}, а не {version}; "
+                 "загрузите её заново, перенесите правку и пришлите новый ETag"),
+            version=current, etag=etag(current)))
     response.headers["ETag"] = etag(roster.version)
     return public(roster, lang)
 

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.errors import refusal_body
 from app.schemas import Failure
 
 CSP = (
@@ -100,7 +101,7 @@ class CrossSiteWrites:
             request = Request(scope)
             if not same_origin(request):
                 lang = "ru" if request.query_params.get("lang") == "ru" else "en"
-                refusal = JSONResponse({"detail": CROSS_SITE_MESSAGE[lang]}, status_code=403)
+                refusal = JSONResponse(refusal_body(CROSS_SITE_MESSAGE[lang]), status_code=403)
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)

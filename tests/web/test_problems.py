@@ -122,7 +122,8 @@ def test_a_browser_at_an_address_where_nothing_is_gets_the_sites_page(
     for path, headers in (("/nope", {"Accept": "application/json"}), ("/api/v1/nope", browser),
                           ("/static/nope.css", browser)):
         answer = client.get(path, headers=headers)
-        assert answer.status_code == 404 and answer.json() == {"detail": "Not Found"}, path
+        assert answer.status_code == 404, path
+        assert answer.json() == {"detail": "Not Found", "message": "Not Found"}, path
 
 
 
@@ -132,3 +133,34 @@ def test_htmx_restoring_a_page_from_history_gets_the_whole_page(client: TestClie
     restored = client.get("/calc/order-test?discipline=2",
                           headers={**HX, "HX-History-Restore-Request": "true"})
     assert "<html" in restored.text and 'id="order-test-form"' in restored.text
+
+
+def test_every_get_answers_head_too(client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json={
+        "name": "Head", "ruleset": "chainmail", "nation": "generic", "units": []}).json()
+    for path in ("/healthz", "/readyz", f"/api/v1/rosters/{created['id']}", "/api/v1/rulesets",
+                 f"/r/{created['id']}", "/static/js/app.js"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"]
+    assert client.head(f"/api/v1/rosters/{created['id']}").headers["etag"] == '"v1"'
+    assert client.head("/api/v1/rosters/nonexistent1").status_code == 404
+    refused = client.post("/healthz")
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD"
+
+
+def test_every_refusal_has_a_message_to_show(client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json={
+        "name": "Shape", "ruleset": "chainmail", "nation": "generic", "units": []}).json()
+    roster = f"/api/v1/rosters/{created['id']}"
+    body = {"name": "Shape", "ruleset": "chainmail"}
+    key = {"Authorization": f"Bearer {created['edit_key']}"}
+    for answer in (client.get("/api/v1/rosters/nonexistent1"),          # 404
+                   client.put(roster, json=body),                       # 401
+                   client.put(roster, json=body, headers={"Authorization": "Bearer no"}),  # 403
+                   client.put(roster, json=body, headers=key),          # 428
+                   client.put(roster, json=body, headers={**key, "If-Match": '"v9"'}),  # 412
+                   client.post("/api/v1/rosters", json={"name": 1})):   # 422
+        payload = answer.json()
+        assert answer.status_code >= 400 and isinstance(payload["message"], str), answer.text
+        assert payload["message"] and "detail" in payload
