@@ -668,12 +668,21 @@ def _where(settings: Settings) -> str:
     return make_url(settings.db_url).render_as_string(hide_password=True)
 
 
+# What the JSON export adds to a stored document (format, ruleset version, time), with room.
+EXPORT_ENVELOPE_BYTES = 1024
+
+
 def open_session(request: Request) -> Session:
-    """A session on the app's engine, for a route that opens its own (one thread hop)."""
+    """A session on the app's engine, for a route that opens its own (one thread hop). It
+    carries the largest document the app stores (`services.DocumentTooLarge`): one that can
+    be sent back, as read or exported, within the request body limit."""
     engine: Engine | None = getattr(request.app.state, "engine", None)
     if engine is None:
         raise RuntimeError("the database is opened by the app's lifespan; start the app first")
-    return Session(engine, expire_on_commit=False)
+    settings: Settings | None = getattr(request.app.state, "settings", None)
+    info = {} if settings is None else {
+        "max_document_bytes": settings.max_body_bytes - EXPORT_ENVELOPE_BYTES}
+    return Session(engine, expire_on_commit=False, info=info)
 
 
 async def get_session(request: Request) -> AsyncIterator[Session]:

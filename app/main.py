@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app import __version__, errors
+from app import __version__, errors, services
 from app.allowed_methods import AllowedMethods, every_route
 from app.config import Settings, get_settings
 from app.db import storage_lifespan
@@ -40,6 +40,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.register_tags(set(RULESETS))
     errors.install(app, missing_page=pages.nothing_here)
     health.install(app)
+
+    @app.exception_handler(services.DocumentTooLarge)
+    async def _too_large(request: object, exc: services.DocumentTooLarge) -> JSONResponse:
+        # Stored, it could not be sent back within the body limit (read, then PUT; exported,
+        # then imported): refused as a body over the limit is. Pages word it themselves.
+        return JSONResponse(status_code=413, content=errors.refusal_body(str(exc)))
 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: object, exc: RecursionError) -> JSONResponse:

@@ -130,6 +130,24 @@ class RevisionNotFound(Exception):
         self.version = version
 
 
+class DocumentTooLarge(ValueError):
+    """The document, as stored (every field written out), is larger than the app lets a
+    request carry: it could be stored but never sent back as read or exported."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"the roster would be {size} bytes once stored, over the {limit} a "
+                         "request may carry: it could not be sent back as read or exported")
+        self.size, self.limit = size, limit
+
+
+def _fits(session: Session, text: str) -> None:
+    limit = session.info.get("max_document_bytes")
+    if limit is not None and len(text) > limit // 4:  # a character is 1 to 4 bytes
+        size = len(text.encode())
+        if size > limit:
+            raise DocumentTooLarge(size, limit)
+
+
 class EditRefused(Exception):
     """This browser holds no right to edit the roster."""
 
@@ -230,6 +248,7 @@ def create_roster(session: Session, document: Any, *,
                   copied_from: tuple[str, int] | None = None) -> Created:
     doc = _document(document)
     text = doc.model_dump_json()
+    _fits(session, text)
     now = utcnow()
     key = secrets.token_urlsafe(KEY_BYTES)
     row = Roster(id=secrets.token_urlsafe(12), edit_key_hash=digest(key), version=1,
@@ -294,6 +313,7 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     """
     doc = _document(document)
     text = doc.model_dump_json()
+    _fits(session, text)
     now = utcnow()
     # Everything but the statements is done before the write begins: on SQLite writers take
     # turns, so the time between BEGIN and COMMIT is what bounds the writes per second.

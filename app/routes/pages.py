@@ -342,7 +342,12 @@ def _import_refused(request: Request, session: Session, refused: ImportRefused) 
 def _import(request: Request, session: Session, model: Any) -> Response:
     if (refused := _over_limit(request, session)) is not None:
         return refused
-    created = services.create_roster(session, model)
+    try:
+        created = services.create_roster(session, model)
+    except services.DocumentTooLarge:
+        return _refuse(request, 413, i18n.gettext(
+            "This roster is too large to store: it could not be sent back as read or "
+            "exported."))
     device_id = _device(request, session, create=True)
     assert device_id is not None
     services.remember(session, device_id, created.roster.id, True)
@@ -548,6 +553,9 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
         status = 409
     except editing.EditError as exc:
         problem, status = edit_problem(exc.field, exc.message, form.get("unit")), 422
+    except services.DocumentTooLarge:
+        problem, status = i18n.gettext(
+            "This change would make the roster too large to store. It was not saved."), 422
     except ValidationError as exc:
         problem, status = problem_text(exc.errors()), 422
     return _edited(request, roster_id, form, stored, model, evaluated, problem, status)
@@ -569,8 +577,11 @@ def _change_kept(session: Session, roster_id: str, expected: int, token: str,
         model, evaluated = _changed(kept, form, lang)
     except (editing.EditError, ValidationError):
         return None
-    stored = services.replace_roster(session, roster_id, model, expected,
-                                     evaluation=evaluated, device_token=token)
+    try:
+        stored = services.replace_roster(session, roster_id, model, expected,
+                                         evaluation=evaluated, device_token=token)
+    except services.DocumentTooLarge:
+        return None  # refused the long way, after the read that proves the right
     return stored, model, evaluated
 
 

@@ -1,0 +1,76 @@
+"""A roster is stored only if it can be sent back: read and PUT again, exported and imported
+again, within the request body limit. The stored document writes every field out, so it is
+larger than a body that left defaults out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from tests.helpers.databases import app_database, settings_for
+
+LIMIT = 8192  # bytes a request may carry here
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Iterator[TestClient]:
+    with app_database(tmp_path) as url, TestClient(
+            create_app(settings_for(url, max_body_bytes=LIMIT))) as client:
+        yield client
+
+
+def roster(units: int) -> dict[str, Any]:
+    return {"name": "x", "ruleset": "chainmail", "nation": "generic",
+            "units": [{"lines": [{"troop": "peasant", "figures": 1}]} for _ in range(units)]}
+
+
+def test_a_roster_too_large_to_send_back_is_refused_and_nothing_is_stored(
+        small: TestClient) -> None:
+    big = roster(70)  # 3 KB sent; 7.8 KB once every field is written out
+    assert len(json.dumps(big)) < LIMIT
+    answer = small.post("/api/v1/rosters", json=big)
+    assert answer.status_code == 413 and "could not be sent back" in answer.json()["message"]
+    imported = small.post("/api/v1/rosters/import", json=big)
+    assert imported.status_code == 413
+
+
+def test_every_roster_stored_comes_back_within_the_limit(small: TestClient) -> None:
+    created = small.post("/api/v1/rosters", json=roster(60)).json()  # 6.7 KB stored
+    read = small.get(f"/api/v1/rosters/{created['id']}").json()["document"]
+    again = small.put(f"/api/v1/rosters/{created['id']}", json=read, headers={
+        "Authorization": f"Bearer {created['edit_key']}", "If-Match": '"v1"'})
+    assert again.status_code == 200
+    exported = small.get(f"/api/v1/rosters/{created['id']}/export.json").content
+    assert small.post("/api/v1/rosters/import", content=exported,
+                      headers={"Content-Type": "application/json"}).status_code == 201
+    # A change that would grow it past that is refused, and the roster stays as it was.
+    grown = small.put(f"/api/v1/rosters/{created['id']}", json=roster(70), headers={
+        "Authorization": f"Bearer {created['edit_key']}", "If-Match": '"v2"'})
+    assert grown.status_code == 413
+    assert small.get(f"/api/v1/rosters/{created['id']}").json()["version"] == 2
+
+
+def test_the_editor_refuses_the_unit_that_would_make_it_too_large(small: TestClient) -> None:
+    created = small.post("/api/v1/rosters", json=roster(60)).json()
+    roster_id = created["id"]
+    small.get(f"/r/{roster_id}/edit?key={created['edit_key']}")
+    added = 0
+    answer = None
+    for _ in range(10):
+        version = small.get(f"/api/v1/rosters/{roster_id}").json()["version"]
+        answer = small.post(f"/r/{roster_id}/edit", headers={"HX-Request": "true"}, data={
+            "csrf": small.cookies.get("muster_csrf"), "version": str(version),
+            "op": "add_unit", "figures": "1", "troop": "peasant", "weapon": "none"})
+        if answer.status_code != 200:
+            break
+        added += 1
+    assert answer is not None and answer.status_code == 422 and 0 < added < 10
+    assert "too large to store" in answer.text
+    units = small.get(f"/api/v1/rosters/{roster_id}").json()["document"]["units"]
+    assert len(units) == 60 + added
