@@ -33,7 +33,7 @@ def _points(value: str, lang: Lang) -> str:
 
 def _subtitle(sheet: ArmySheet, lang: Lang) -> str:
     kind = pick(lang, "historical", "историческая") if sheet.historical else pick(
-        lang, "not historical", "не историческая")
+        lang, "not historical", "неисторическая")
     return f"{sheet.ruleset_name} — {sheet.nation_name} ({kind})"
 
 
@@ -176,7 +176,7 @@ def print_words(lang: Lang) -> dict[str, str]:
     """Every fixed word of the printed sheet, in the sheet's language (the frame's too)."""
     entries = {
         "historical": ("historical", "историческая"),
-        "not_historical": ("not historical", "не историческая"),
+        "not_historical": ("not historical", "неисторическая"),
         "fortifications": ("holds fortifications", "обороняет укрепления"),
         "of": ("of", "из"),
         "left": ("{points} left", "осталось {points}"),
@@ -195,7 +195,7 @@ def print_words(lang: Lang) -> dict[str, str]:
         "troops": ("Troops", "Войска"),
         "per_figure": ("Per figure", "За фигуру"),
         "cost": ("Cost", "Стоимость"),
-        "rating": ("Morale (T. 19)", "Мораль (т. 19)"),
+        "rating": ("Morale (T. 19)", "Мораль (табл. 19)"),
         "casualties": ("Casualties", "Потери"),
         "more_figures": ("+{n} more figures: tally losses here",
                          "и ещё {n} — отмечайте потери здесь"),

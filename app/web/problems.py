@@ -69,7 +69,8 @@ def field_label(field: str, unit: str | None = None) -> str:
             parts.append(_label(line["field"], of_line=True))
         else:
             parts.append(_label(step, of_line=in_line))
-    return ", ".join(parts)
+    label = ", ".join(parts)
+    return label[:1].upper() + label[1:]  # "Engine 2, Count", as a sentence starts
 
 
 def _number(value: Any) -> str:

@@ -19,14 +19,15 @@ RU = {"Accept-Language": "ru"}
 
 @pytest.mark.parametrize(("lang", "field", "unit", "label"), [
     ("en", "units[2].lines[0].figures", None, "Unit 3, line 1, Figures"),
-    ("ru", "units[2].lines[0].figures", None, "Отряд 3, строка 1, Фигуры"),
+    ("ru", "units[2].lines[0].figures", None, "Отряд 3, линия 1, Фигуры"),
     ("en", "figures_1", "0", "Unit 1, line 2, Figures"),
-    ("en", "engines[1].count", None, "engine 2, Count"),
+    ("en", "engines[1].count", None, "Engine 2, Count"),
+    ("ru", "engines[1].count", None, "Машина 2, Количество"),
     ("en", "units[0].lines[0].count", None, "Unit 1, line 1, Warriors"),
     ("en", "count_0", "3", "Unit 4, line 1, Warriors"),
     ("ru", "points_limit", None, "Лимит очков"),
     ("en", "unit_name", "1", "Unit 2, Unit name"),
-    ("en", "something_new", None, "something_new"),  # unknown: as it is, not dropped
+    ("en", "something_new", None, "Something_new"),  # unknown: as it is, not dropped
 ])
 def test_fields_are_named_as_the_forms_show_them(lang: str, field: str, unit: str | None,
                                                  label: str) -> None:
@@ -50,8 +51,8 @@ def test_the_models_refusals_are_worded_in_the_pages_language() -> None:
         "Unit 1, line 1, Figures: must be at least 1")
     i18n.use_lang("ru")
     assert problem_text(errors) == (
-        "Название: не больше 120 символов; Отряд 1, строка 1, Тип войск: нет среди вариантов; "
-        "Отряд 1, строка 1, Фигуры: должно быть не меньше 1")
+        "Название: не больше 120 символов; Отряд 1, линия 1, Тип войск: такого варианта нет; "
+        "Отряд 1, линия 1, Фигуры: должно быть не меньше 1")
 
 
 def test_a_number_field_may_send_what_the_browser_reads_as_a_whole_number() -> None:
@@ -64,7 +65,7 @@ def test_a_number_field_may_send_what_the_browser_reads_as_a_whole_number() -> N
     with pytest.raises(EditError) as refused:
         whole(Form([("figures_0", "десять")]), "figures_0")
     assert edit_problem(refused.value.field, refused.value.message, "0") == \
-        "Отряд 1, строка 1, Фигуры: «десять» — не целое число"
+        "Отряд 1, линия 1, Фигуры: «десять» — не целое число"
 
 
 def test_a_russian_editor_says_what_is_wrong_in_russian(client: TestClient) -> None:
@@ -74,8 +75,8 @@ def test_a_russian_editor_says_what_is_wrong_in_russian(client: TestClient) -> N
     data = {"csrf": client.cookies.get("muster_csrf"), "version": str(before),
             "op": "update_unit", "unit": "0", "troop_0": "light_horse",
             "weapon_0": "composite_bow"}
-    for figures, words in (("десять", "Отряд 1, строка 1, Фигуры: «десять» — не целое число"),
-                           ("0", "Отряд 1, строка 1, Фигуры: должно быть не меньше 1")):
+    for figures, words in (("десять", "Отряд 1, линия 1, Фигуры: «десять» — не целое число"),
+                           ("0", "Отряд 1, линия 1, Фигуры: должно быть не меньше 1")):
         answer = client.post(f"/r/{roster_id}/edit", data={**data, "figures_0": figures},
                              headers={**HX, **RU})
         assert answer.status_code == 422 and words in unescape(answer.text)
@@ -98,7 +99,7 @@ def test_a_russian_home_page_refuses_a_new_army_in_russian(client: TestClient) -
     answer = client.post("/rosters/import", data={"csrf": csrf_of(client)}, headers=RU,
                          files={"file": ("army.json", bad, "application/json")})
     assert answer.status_code == 422
-    assert "Отряд 1, строка 1, Тип войск: нет среди вариантов" in unescape(answer.text)
+    assert "Отряд 1, линия 1, Тип войск: такого варианта нет" in unescape(answer.text)
 
 
 def test_the_api_keeps_its_own_words_and_paths(client: TestClient) -> None:

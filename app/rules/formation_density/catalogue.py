@@ -51,18 +51,18 @@ CLASSES: dict[str, FightingClass] = {
     for c in (
         FightingClass("shock_troops", "Ударные войска", "Shock troops", "below_own",
                       "hits on a roll below its own density",
-                      "попадает, если выпало меньше плотности своего отряда"),
+                      "попадают, если выпало меньше плотности своего отряда"),
         FightingClass("melee_specialists", "Специалисты рукопашного боя", "Melee specialists",
                       "above_own", "hits on a roll above its own density",
-                      "попадает, если выпало больше плотности своего отряда"),
+                      "попадают, если выпало больше плотности своего отряда"),
         # Interpretation 3: shooters in melee fight as melee specialists.
         FightingClass("shooters", "Стрелки", "Shooters", "above_own",
                       "in melee hits as melee specialists: on a roll above its own density",
-                      "в ближнем бою бьёт как специалисты рукопашного боя: если выпало больше "
+                      "в ближнем бою бьют как специалисты рукопашного боя: если выпало больше "
                       "плотности своего отряда"),
         FightingClass("shock_cavalry", "Ударная конница", "Shock cavalry", "above_enemy",
                       "hits on a roll above the enemy's density",
-                      "попадает, если выпало больше плотности вражеского отряда"),
+                      "попадают, если выпало больше плотности вражеского отряда"),
     )
 }
 
