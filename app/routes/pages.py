@@ -8,6 +8,7 @@ builder works with JavaScript off (post, redirect, get).
 from __future__ import annotations
 
 import functools
+import json
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -606,18 +607,47 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
         return _redirect(request, f"/r/{quote(roster_id)}/edit{anchor}")
     context = roster_context(request, stored,
                              evaluated if evaluated and stored.document is model else None)
-    context.update(problem=problem, edit_url=None)
+    # announce: the short line for screen readers, put into the page's live region out of band
+    context.update(problem=problem, edit_url=None, announce=True)
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
+    focus = _focus_after(action, unit, len(context["doc"]["units"])) if problem is None else None
     if (problem is None and action in getattr(SYSTEMS[stored.ruleset], "UNIT_ACTIONS", ())
             and unit.isdigit() and int(unit) < len(context["doc"]["units"])):
         # Only this unit changed: send it alone, with totals, rules and version out of band.
         i = int(unit)
         context.update(i=i, unit=context["doc"]["units"][i], priced=context["result"]["units"][i])
-        return page(request, "rosters/unit_changed.html", context)
-    response = page(request, "rosters/edit.html", context, blocks=EDITOR_BLOCKS,
-                    status_code=status)
-    # A unit's form targets its own list item; anything else redraws the whole editor.
-    response.headers["HX-Retarget"] = "#editor"
-    response.headers["HX-Reswap"] = "outerHTML"
+        response = page(request, "rosters/unit_changed.html", context)
+    else:
+        response = page(request, "rosters/edit.html", context, blocks=EDITOR_BLOCKS,
+                        status_code=status)
+        # A unit's form targets its own list item; anything else redraws the whole editor.
+        response.headers["HX-Retarget"] = "#editor"
+        response.headers["HX-Reswap"] = "outerHTML"
+    if focus:
+        # Where a keyboard's focus goes once the answer is in (static/js/app.js): the button
+        # pressed is gone or belongs to another unit now, and focus would fall to the page.
+        response.headers["HX-Trigger-After-Settle"] = json.dumps({"muster-focus": {"id": focus}})
     return response
+
+
+def _focus_after(action: str, unit: str, units: int) -> str | None:
+    """The id to focus after a unit's action: the moved unit's same button (or its other one
+    at an end of the list), the copy's name, the list's heading after a removal (never the
+    next unit's Remove, one keypress from removing it too), a unit's "Add a line" after a
+    line is removed."""
+    if not unit.isdigit():
+        return None
+    i = int(unit)
+    if action == "move_up":
+        return f"u{max(i - 1, 0)}-move-up" if i - 1 > 0 else "u0-move-down"
+    if action == "move_down":
+        j = min(i + 1, units - 1)
+        return f"u{j}-move-down" if j < units - 1 else f"u{j}-move-up"
+    if action == "duplicate":
+        return f"u{i + 1}-name"
+    if action == "remove_unit":
+        return "units-heading"
+    if action == "remove_line":
+        return f"u{i}-add-line"
+    return None

@@ -53,3 +53,10 @@ window.addEventListener("pageshow", () => {
   document.querySelectorAll("select[name='preset']").forEach(followPreset);
   document.querySelectorAll("select[name='ruleset']").forEach(followRuleset);
 });
+
+// After a unit's action the server names where the keyboard's focus belongs (the moved unit's
+// button, the copy's name, the list's heading): the pressed button is gone or moved.
+document.body.addEventListener("muster-focus", (event) => {
+  const target = document.getElementById(event.detail && event.detail.id);
+  if (target) target.focus();
+});

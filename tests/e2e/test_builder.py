@@ -238,3 +238,27 @@ def test_the_new_army_form_shows_the_chosen_systems_fields_only(
     page.get_by_label("Rule system").select_option("line_and_square")
     page.get_by_label("Rule system").select_option("chainmail")
     expect(page.get_by_label("Nation", exact=True)).to_be_visible()
+
+
+def test_the_keyboards_focus_follows_a_units_action(
+        context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    new_army(page, live_server, "Keys", "generic")
+    for preset in ("knights", "peasants", "horse_archers"):
+        add_preset(page, preset)
+
+    def press(button: str, then: str) -> None:
+        htmx_settled(page)
+        page.locator(button).focus()
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            page.keyboard.press("Enter")
+        htmx_settled(page)
+        expect(page.locator(then)).to_be_focused()
+
+    press("#u0-move-down", "#u1-move-down")   # the moved unit's own button
+    press("#u1-move-down", "#u2-move-up")     # at the end: its other button
+    press("#u0-duplicate", "#u1-name")        # the copy's name
+    press("#u3-remove", "#units-heading")     # not the next unit's Remove
+    assert page.locator("li.unit").count() == 3

@@ -560,3 +560,28 @@ def test_a_browser_refused_the_editor_is_shown_the_way_to_the_roster(
     wrong_key = client.get(f"/r/{created['id']}/edit?key=not-the-key", follow_redirects=False)
     assert wrong_key.status_code == 403 and link in wrong_key.text
     assert client.get(f"/r/{created['id']}").status_code == 200  # the share view it names
+
+
+def test_each_change_is_announced_in_a_live_region_that_stays_on_the_page(
+        client: TestClient) -> None:
+    roster_id = create_army(client, nation="generic")
+    page_html = client.get(f"/r/{roster_id}/edit").text
+    # The region is outside what the answers replace, and empty until something changes.
+    region = '<p id="announce" class="visually-hidden" role="status" aria-live="polite"></p>'
+    assert region in page_html
+    assert page_html.index(region) > page_html.index('<div id="editor"')
+    assert 'id="summary" class="card summary" aria-labelledby="summary-heading" aria-live' \
+        not in page_html
+    answer = edit(client, roster_id, htmx=True, op="add_unit", preset="peasants")
+    line = re.search(r'<p id="announce" hx-swap-oob="innerHTML">(.*?)</p>', answer.text)
+    assert line and line.group(1).startswith("Points ") and "Verdict: " in line.group(1)
+    assert answer.text.count('id="announce"') == 1
+
+
+def test_the_calculators_results_change_inside_a_live_region_that_stays(
+        client: TestClient) -> None:
+    full = client.get("/calc/order-test").text
+    assert re.search(r'<div aria-live="polite">\s*<section id="order-test-result"', full)
+    fragment = client.get("/calc/order-test?discipline=1", headers=HX).text
+    assert fragment.lstrip().startswith('<section id="order-test-result"')
+    assert "aria-live" not in fragment
