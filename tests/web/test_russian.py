@@ -37,3 +37,15 @@ def test_exports_and_sheets_say_неисторическая_and_табл(client
     assert print_words("ru")["rating"] == "Мораль (табл. 19)"
     view = client.get(f"/r/{created['id']}", headers=RU).text
     assert "(наёмники)" in view and "(наёмные)" not in view
+
+
+def test_an_edit_link_asking_for_russian_opens_the_editor_in_russian(client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json={
+        "name": "Орда", "ruleset": "chainmail", "nation": "mongols", "units": []}).json()
+    opened = client.get(f"/r/{created['id']}/edit?key={created['edit_key']}&lang=ru",
+                        follow_redirects=False)
+    assert opened.status_code == 303
+    assert opened.headers["location"] == f"/r/{created['id']}/edit?lang=ru"
+    editor = client.get(opened.headers["location"]).text
+    assert '<html lang="ru">' in editor
+    assert "По правилам" in editor or "Не по правилам" in editor  # the verdict, in Russian
