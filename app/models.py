@@ -130,6 +130,7 @@ class RevisionPublic(BaseModel):
 
 
 class StaleVersion(BaseModel):
+    message: str
     detail: str
     version: int = PydanticField(description="the roster's current version")
     etag: str = PydanticField(description="send this in If-Match after merging the changes")

@@ -28,6 +28,7 @@ from app.exports import (
 )
 from app.imports import ImportRefused, import_schema, parse_roster
 from app.models import RosterCreated
+from app.routes.health import UNAVAILABLE_ANSWER
 from app.routes.rosters import edit_url, etag, public
 from app.rules import RULESETS
 from app.rules.base import Lang, pick
@@ -46,7 +47,7 @@ _MISSING: dict[int | str, dict[str, Any]] = {
 _MISSING_AS_JSON: dict[int | str, dict[str, Any]] = {
     code: {"description": answer["description"], "content": {"application/json": {
         "schema": {"$ref": f"#/components/schemas/{answer['model'].__name__}"}}}}
-    for code, answer in _MISSING.items()}
+    for code, answer in (_MISSING | UNAVAILABLE_ANSWER).items()}
 
 
 def _stored(session: Any, roster_id: str, lang: Lang) -> services.StoredRoster:
@@ -56,7 +57,7 @@ def _stored(session: Any, roster_id: str, lang: Lang) -> services.StoredRoster:
         raise not_found(lang, roster_id, error) from error
 
 
-@router.get("/{roster_id}/export.json", responses=_MISSING)
+@router.get("/{roster_id}/export.json", responses=_MISSING | UNAVAILABLE_ANSWER)
 def export_roster_json(roster_id: RosterId, session: SessionDep,
                        lang: LangDep = "en") -> JSONResponse:
     """The roster document plus `format`, `ruleset_version` and `exported_at`: import it back
@@ -146,7 +147,7 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
                  413: {"model": Failure, "description": "Body over the size limit"},
                  422: {"model": ValidationFailure,
                        "description": "The file was refused whole; the message says why"},
-                 **ratelimit.TOO_MANY, **CROSS_SITE_ANSWER})
+                 **ratelimit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER})
 async def import_roster(request: Request, session: SessionDep, response: Response,
                         lang: LangDep = "en") -> Any:
     """Store a roster from an exported file (or a bare roster document), as JSON or as a

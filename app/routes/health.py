@@ -24,6 +24,7 @@ from starlette.responses import Response
 from app import __version__
 from app.db import UNAVAILABLE, readiness
 from app.rules.base import Lang, pick
+from app.schemas import Failure
 from app.web import i18n
 
 router = APIRouter(tags=["operations"])
@@ -94,6 +95,14 @@ async def database_unavailable(request: Request, error: Exception) -> Response:
     lang = i18n.request_lang(request)
     title, text = _message(lang)
     return HTMLResponse(_unavailable_page(lang, title, text, request_id), 503, headers=headers)
+
+
+# How /docs describes that answer on every API route that reads or writes the database.
+UNAVAILABLE_ANSWER: dict[int | str, dict[str, Any]] = {503: {
+    "model": Failure, "description": "The database cannot be reached just now; nothing was "
+                                     "changed",
+    "headers": {"Retry-After": {"description": "Seconds to wait before trying again",
+                                "required": True, "schema": {"type": "integer"}}}}}
 
 
 def install(app: FastAPI) -> None:

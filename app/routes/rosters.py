@@ -24,6 +24,7 @@ from app.models import (
     RosterPublic,
     StaleVersion,
 )
+from app.routes.health import UNAVAILABLE_ANSWER
 from app.rules import RULESETS, RosterDocument
 from app.rules.base import Lang, pick
 from app.schemas import Failure, ValidationFailure
@@ -44,8 +45,17 @@ _INVALID: dict[int | str, dict[str, Any]] = {
     422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"},
 }
 _BODY: dict[int | str, dict[str, Any]] = {
-    413: {"model": Failure, "description": "Body over the size limit"}, **_INVALID,
+    413: {"model": Failure, "description": "Body over the size limit, or a roster that, stored "
+                                           "with every field written out, could not be sent "
+                                           "back within it"}, **_INVALID,
 }
+_ETAG_HEADER = {"ETag": {"description": 'The version, for If-Match: "v3"', "required": True,
+                         "schema": {"type": "string"}}}
+# The version read or written; a creation also says where the new roster is.
+_VERSIONED: dict[int | str, dict[str, Any]] = {200: {"headers": _ETAG_HEADER}}
+_CREATED: dict[int | str, dict[str, Any]] = {201: {"headers": {
+    **_ETAG_HEADER, "Location": {"description": "The new roster's address in this API",
+                                 "required": True, "schema": {"type": "string"}}}}}
 
 
 def etag(version: int) -> str:
@@ -104,7 +114,8 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
 
 
 @router.post("", status_code=201, response_model=RosterCreated,
-             responses=_BODY | ratelimit.TOO_MANY | CROSS_SITE_ANSWER)
+             responses=_CREATED | _BODY | ratelimit.TOO_MANY | CROSS_SITE_ANSWER
+             | UNAVAILABLE_ANSWER)
 def create_roster(request: Request, session: SessionDep, response: Response,
                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
                   lang: LangDep = "en") -> dict[str, Any]:
@@ -113,7 +124,8 @@ def create_roster(request: Request, session: SessionDep, response: Response,
     return _created(services.create_roster(session, document), lang, response)
 
 
-@router.get("/{roster_id}", response_model=RosterPublic, responses=_MISSING | _INVALID)
+@router.get("/{roster_id}", response_model=RosterPublic,
+            responses=_VERSIONED | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
 def read_roster(roster_id: RosterId, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:
     """The roster, priced and judged; the ETag header is what a change sends in If-Match."""
@@ -126,7 +138,7 @@ def read_roster(roster_id: RosterId, session: SessionDep, response: Response,
 
 
 @router.put("/{roster_id}", response_model=RosterPublic,
-            responses=_BODY | _KEY_ANSWERS | _MISSING | {
+            responses=_VERSIONED | _BODY | _KEY_ANSWERS | _MISSING | UNAVAILABLE_ANSWER | {
                 412: {"model": StaleVersion,
                       "description": "The roster changed since that version; body says which"},
                 428: {"model": Failure, "description": "No If-Match header"}},
@@ -154,7 +166,7 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
 
 
 @router.delete("/{roster_id}", status_code=204, response_class=Response,
-               responses=_KEY_ANSWERS | _MISSING | _INVALID)
+               responses=_KEY_ANSWERS | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
 def delete_roster(roster_id: KeyedRosterId, session: SessionDep,
                   lang: LangDep = "en") -> Response:
     """Delete the roster. With the key it can be restored, history and all, for 30 days."""
@@ -166,7 +178,7 @@ def delete_roster(roster_id: KeyedRosterId, session: SessionDep,
 
 
 @router.post("/{roster_id}/restore", response_model=RosterPublic,
-             responses=_KEY_ANSWERS | _MISSING | _INVALID)
+             responses=_VERSIONED | _KEY_ANSWERS | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
 def restore_roster(roster_id: KeyedRosterId, session: SessionDep, response: Response,
                    lang: LangDep = "en") -> dict[str, Any]:
     """Undo a deletion (within 30 days); a roster that was not deleted is returned as it is."""
@@ -181,7 +193,8 @@ def restore_roster(roster_id: KeyedRosterId, session: SessionDep, response: Resp
 
 
 @router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
-             responses=_MISSING | _INVALID | ratelimit.TOO_MANY | CROSS_SITE_ANSWER)
+             responses=_CREATED | _MISSING | _INVALID | ratelimit.TOO_MANY | CROSS_SITE_ANSWER
+             | UNAVAILABLE_ANSWER)
 def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:
     """A new roster with its own id and edit key, from the current version of a readable one."""
@@ -198,7 +211,7 @@ def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, resp
 
 
 @router.get("/{roster_id}/revisions", response_model=list[RevisionSummary],
-            responses=_MISSING | _INVALID)
+            responses=_MISSING | _INVALID | UNAVAILABLE_ANSWER)
 def list_revisions(roster_id: RosterId, session: SessionDep,
                    lang: LangDep = "en") -> list[services.RevisionInfo]:
     """Every accepted version, oldest first."""
@@ -209,7 +222,7 @@ def list_revisions(roster_id: RosterId, session: SessionDep,
 
 
 @router.get("/{roster_id}/revisions/{version}", response_model=RevisionPublic,
-            responses=_MISSING | _INVALID)
+            responses=_MISSING | _INVALID | UNAVAILABLE_ANSWER)
 def read_revision(roster_id: RosterId, session: SessionDep,
                   version: int = Path(ge=1, le=services.MAX_VERSION),
                   lang: LangDep = "en") -> services.Revision:

@@ -165,3 +165,15 @@ def test_every_refusal_has_a_message_to_show(client: TestClient) -> None:
         payload = answer.json()
         assert answer.status_code >= 400 and isinstance(payload["message"], str), answer.text
         assert payload["message"] and "detail" in payload
+
+
+def test_the_api_documents_its_headers_and_the_databases_absence(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    read = paths["/api/v1/rosters/{roster_id}"]["get"]["responses"]
+    assert read["200"]["headers"]["ETag"]["required"] is True
+    assert read["503"]["headers"]["Retry-After"]["required"] is True
+    created = paths["/api/v1/rosters"]["post"]["responses"]["201"]["headers"]
+    assert {"ETag", "Location"} <= set(created)
+    for path in ("/api/v1/rosters/{roster_id}/export.json", "/api/v1/rosters/import",
+                 "/api/v1/rosters/{roster_id}/revisions"):
+        assert "503" in next(iter(paths[path].values()))["responses"], path
