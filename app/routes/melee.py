@@ -12,11 +12,12 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from app import errors, services
 from app.deps import SessionDep
@@ -234,6 +235,13 @@ def _choices(session: Any, ids: list[str], lang: Lang) -> tuple[list[Choice], li
 def melee_page(request: Request, session: SessionDep) -> Response:
     lang = i18n.request_lang(request)
     params = request.query_params
+    add = params.get("add", "")
+    if "key=" in add.lower() and (roster_id := roster_id_from(add[:300])) is not None:
+        # An edit link pasted here: its roster is read by its public id, and the key leaves
+        # the address (and the history htmx pushes, which follows the redirect) at once.
+        kept = [(k, v) for k, v in params.multi_items() if k != "add"] + [("roster", roster_id)]
+        return RedirectResponse(f"/calc/melee?{urlencode(kept)}", status_code=303,
+                                headers={"Cache-Control": "no-store"})
     wanted: list[str] = []
     problems: list[str] = []
     for raw in [*params.getlist("roster"), params.get("add", "")]:

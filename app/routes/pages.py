@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -188,6 +189,16 @@ def _refuse(request: Request, status: int, message: str, roster_id: str | None =
     share = f"/r/{quote(roster_id)}" if roster_id else None
     return page(request, "rosters/refused.html", {"message": message, "share": share},
                 status_code=status)
+
+
+# A roster id as the API's RosterId reads it: anything else names no roster and is not looked
+# up (a NUL reaches PostgreSQL as an error, and on the share view it would fail every view read
+# together with it, app/async_reads.py).
+_ROSTER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _no_such_id(roster_id: str) -> bool:
+    return _ROSTER_ID.fullmatch(roster_id) is None
 
 
 def _missing(request: Request) -> Response:
@@ -375,6 +386,8 @@ def about(request: Request) -> Response:
 
 @plain_route("/r/{roster_id}", "GET")
 async def view(request: Request, roster_id: str) -> Response:
+    if _no_such_id(roster_id):
+        return _missing(request)
     # Drawn once per roster version (app/web/share_views.py): asking for the version is far
     # cheaper than pricing, judging and drawing the roster again. A kept page costs the
     # version read: for a browser with no "my rosters" to note it in, on the event loop
@@ -422,6 +435,8 @@ def _draw_view(request: Request, roster_id: str, lang: str,
 
 @router.post("/r/{roster_id}/copy")
 async def copy(request: Request, roster_id: str) -> Response:
+    if _no_such_id(roster_id):
+        return _missing(request)
     return await _with_form(request, _copy, roster_id)
 
 
@@ -445,6 +460,8 @@ def _copy(request: Request, session: Session, roster_id: str, form: editing.Form
 
 @router.get("/r/{roster_id}/edit")
 def editor(request: Request, roster_id: str, session: SessionDep, key: str = "") -> Response:
+    if _no_such_id(roster_id):
+        return _missing(request)
     if key:
         # Exchange the edit link for a device grant, so the key leaves the address bar.
         try:
@@ -454,6 +471,14 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
         except services.KeyRejected:
             return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
                            roster_id)
+        try:  # the key of a deleted roster is still its key: it may restore it (the API)
+            services.get_roster(session, roster_id)
+        except services.RosterDeleted as gone:
+            return _refuse(request, 410, i18n.gettext(
+                "This roster was deleted. With this edit link's key it can be restored through "
+                "the API until %(date)s.") % {"date": gone.restorable_until.date().isoformat()})
+        except services.RosterNotFound:
+            return _missing(request)
         device_id = _device(request, session, create=True)
         assert device_id is not None
         services.remember(session, device_id, roster_id, True)
@@ -475,6 +500,9 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
     context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
     context["editing"] = True
     response = page(request, "rosters/edit.html", context)
+    # The editor may show the edit key (once, after creation or a new link), and is this
+    # browser's own: no cache, the browser's disk or back-forward cache included, keeps it.
+    response.headers["Cache-Control"] = "no-store"
     if new_key:
         response.delete_cookie(NEW_KEY_COOKIE, path=f"/r/{roster_id}/edit")
     return response
@@ -483,6 +511,8 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
 @router.post("/r/{roster_id}/link")
 async def new_link(request: Request, roster_id: str) -> Response:
     """A new edit link for an owner editing in this browser; the old link stops working."""
+    if _no_such_id(roster_id):
+        return _missing(request)
     return await _with_form(request, _new_link, roster_id)
 
 
@@ -506,6 +536,8 @@ def _new_link(request: Request, session: Session, roster_id: str,
 async def edit(request: Request, roster_id: str) -> Response:
     # The form is read on the event loop; storing and drawing run in one worker thread, so a
     # write waiting for the database never holds up other requests.
+    if _no_such_id(roster_id):
+        return _missing(request)
     return await _with_form(request, _edit, roster_id)
 
 
