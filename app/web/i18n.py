@@ -36,7 +36,9 @@ def from_accept_language(header: str) -> Lang | None:
     header, as a page asks several times and browsers send the same few headers again and
     again; only headers of a browser's length, so a client cannot fill memory with them."""
     if len(header) > 256:
-        return _negotiate(header)
+        # No browser sends more; a header of megabytes (asked for several times a page) must
+        # not cost seconds: only its first part is read, up to the last whole entry.
+        return _negotiate(header[:256].rpartition(",")[0] or header[:256])
     return _negotiate_kept(header)
 
 

@@ -177,3 +177,17 @@ def test_the_api_documents_its_headers_and_the_databases_absence(client: TestCli
     for path in ("/api/v1/rosters/{roster_id}/export.json", "/api/v1/rosters/import",
                  "/api/v1/rosters/{roster_id}/revisions"):
         assert "503" in next(iter(paths[path].values()))["responses"], path
+
+
+def test_an_accept_language_of_megabytes_is_read_only_as_far_as_a_browsers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.web import i18n as module
+
+    read: list[int] = []
+    negotiate = module._negotiate
+    monkeypatch.setattr(module, "_negotiate", lambda header: read.append(len(header))
+                        or negotiate(header))
+    huge = "ru;q=0.9," + "en;q=0.5," * 400_000  # 3.6 MB, asked for several times a page
+    assert module.from_accept_language(huge) == "ru"
+    assert read and max(read) <= 256
+    assert module.from_accept_language("fr;q=0.9," * 40 + "en") is None  # its first part only
