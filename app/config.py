@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     malloc_arenas: int = Field(default=2, ge=0, le=64)
     migrate_on_start: bool = True
     max_body_bytes: int = 1024 * 1024
+    # Revisions kept per roster, the latest (0: all). Every change stores one: without a bound,
+    # changing one large roster again and again fills the disk, whatever the creation limit.
+    max_revisions: int = Field(default=200, ge=0)
     # Rosters one client address may create per window, counted in the database so that the
     # limit holds across server processes (0: no limit). See app/ratelimit.py.
     creation_limit: int = Field(default=60, ge=0)

@@ -681,7 +681,8 @@ def open_session(request: Request) -> Session:
         raise RuntimeError("the database is opened by the app's lifespan; start the app first")
     settings: Settings | None = getattr(request.app.state, "settings", None)
     info = {} if settings is None else {
-        "max_document_bytes": settings.max_body_bytes - EXPORT_ENVELOPE_BYTES}
+        "max_document_bytes": settings.max_body_bytes - EXPORT_ENVELOPE_BYTES,
+        "max_revisions": settings.max_revisions}
     return Session(engine, expire_on_commit=False, info=info)
 
 

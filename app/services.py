@@ -140,6 +140,18 @@ class DocumentTooLarge(ValueError):
         self.size, self.limit = size, limit
 
 
+def _prune_revisions(session: Session, roster_id: str, version: int) -> None:
+    """Keep the roster's latest `max_revisions` revisions (the session's; none: all). Pruned
+    every few versions, not at each, so that a change seldom takes a second write: up to a
+    quarter more (at most 25) may be kept between two prunings."""
+    keep = session.info.get("max_revisions") or 0
+    if keep <= 0 or version <= keep or version % max(1, min(25, keep // 4)):
+        return
+    with _transaction(session, write=True):
+        session.exec(delete(RevisionRow).where(  # type: ignore[call-overload]
+            col(RevisionRow.roster_id) == roster_id, col(RevisionRow.version) <= version - keep))
+
+
 def _fits(session: Session, text: str) -> None:
     limit = session.info.get("max_document_bytes")
     if limit is not None and len(text) > limit // 4:  # a character is 1 to 4 bytes
@@ -333,6 +345,7 @@ def replace_roster(session: Session, roster_id: str, document: Any,
         moved = write_then(session.get_bind(), first, _REVISION, values, as_one=as_one)
         if moved is not None:
             created_at, copied_from_id, copied_from_version = moved
+            _prune_revisions(session, roster_id, expected_version + 1)
             parsed.keep(text, doc)  # the editor reads this version at its next change
             stored = StoredRoster(
                 id=roster_id, version=expected_version + 1, document=doc,

@@ -74,3 +74,28 @@ def test_the_editor_refuses_the_unit_that_would_make_it_too_large(small: TestCli
     assert "too large to store" in answer.text
     units = small.get(f"/api/v1/rosters/{roster_id}").json()["document"]["units"]
     assert len(units) == 60 + added
+
+
+@pytest.fixture
+def few_revisions(tmp_path: Path) -> Iterator[TestClient]:
+    with app_database(tmp_path) as url, TestClient(
+            create_app(settings_for(url, max_revisions=8))) as client:
+        yield client
+
+
+def test_only_the_latest_revisions_are_kept(few_revisions: TestClient) -> None:
+    # Every change stores a revision; without a bound, changing one large roster again and
+    # again filled the disk (62 MB in 100 changes of a 700 KB roster).
+    client = few_revisions
+    created = client.post("/api/v1/rosters", json=roster(3)).json()
+    path = f"/api/v1/rosters/{created['id']}"
+    key = {"Authorization": f"Bearer {created['edit_key']}"}
+    for version in range(1, 41):
+        answer = client.put(path, json={**roster(3), "name": f"v{version + 1}"},
+                            headers={**key, "If-Match": f'"v{version}"'})
+        assert answer.status_code == 200
+    kept = [r["version"] for r in client.get(f"{path}/revisions").json()]
+    assert kept[-1] == 41 and kept == list(range(kept[0], 42))  # the latest, none missing
+    assert 8 <= len(kept) <= 10  # pruned every second version (a quarter of 8)
+    assert client.get(f"{path}/revisions/1").status_code == 404
+    assert client.get(f"{path}/revisions/41").json()["document"]["name"] == "v41"
