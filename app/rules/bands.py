@@ -32,6 +32,16 @@ class Band:
     def text(self, lang: Lang) -> str:
         return self._texts[lang]
 
+    def crossed(self, count: int, base: int) -> str:
+        """The percent_text of the bound a share outside the band lies past."""
+        lo, hi = self._edges
+        over = count * self.hi.denominator > self.hi.numerator * base
+        return hi if over else lo
+
+    @functools.cached_property
+    def _edges(self) -> tuple[str, str]:
+        return percent_text(self.lo), percent_text(self.hi)
+
     @functools.cached_property
     def _texts(self) -> dict[str, str]:
         # Every check prints its band, and the bands are a handful made at import: worked
@@ -53,7 +63,10 @@ class Band:
         to 17 more (8 of 22 … 23 of 37), not the 2 to 6 that the base of 20 alone suggests.
         Each range is every number that mends the rule, and only those (the band's limits
         only grow with the base, so the numbers that mend it are one unbroken run)."""
-        if self.holds(count, base):
+        if base == 0:
+            return None
+        low, high = self.limits(base)
+        if low <= count <= high:
             return None
         a, b = self.lo.numerator, self.lo.denominator
         p, q = self.hi.numerator, self.hi.denominator
@@ -62,7 +75,7 @@ class Band:
         n, c = base, count
         kind: Span | None
         others: Span | None
-        if c < self.limits(base)[0]:  # too few: more of them, or fewer of the others
+        if c < low:  # too few: more of them, or fewer of the others
             # (a band of "all of them" cannot be met by adding: a > 0 here, as low > 0)
             kind = None if a == b else Span(
                 True, max(1, _above(a * n - b * (c + 1), b - a)),
@@ -102,7 +115,7 @@ def _below(numerator: int, denominator: int) -> int:
     return (numerator - 1) // denominator
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # built anew for every broken share: not frozen (see results.py)
 class Span:
     """Add (or remove) from `least` to `most` figures; `most` None: no upper bound."""
 
@@ -143,7 +156,7 @@ class Span:
         return f"{verb} {amount.replace('other ', f'other {base_en}', 1)}"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Remedies:
     """The two ways to mend a share: change the counted figures, or the others of the base."""
 

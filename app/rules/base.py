@@ -123,13 +123,14 @@ def percent_text(value: Fraction | float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def percent_text_past(count: int, base: int, bound: Fraction) -> str:
-    """percent_text of count / base, a share that lies past `bound`, with as many more decimals
-    as it takes not to read as the bound itself: 451 of 3000 against at most 15 % is "15.03",
-    where one decimal would print "15" beside "must be 5–15 %"."""
+def percent_text_past(count: int, base: int, edge: str) -> str:
+    """percent_text of count / base, a share that lies past a bound (`edge`: the bound's own
+    percent_text), with as many more decimals as it takes not to read as the bound itself:
+    451 of 3000 against at most 15 % is "15.03", where one decimal would print "15" beside
+    "must be 5–15 %"."""
     text = percent_text(count / base)
     for decimals in range(2, 7):
-        if Fraction(text) != bound * 100:
+        if text != edge:  # both worded alike: equal texts are the same number
             break
         text = f"{count / base * 100:.{decimals}f}".rstrip("0").rstrip(".")
     return text

@@ -3,7 +3,8 @@ one-line legality verdict every sheet and text export prints."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from fractions import Fraction
 
@@ -47,12 +48,20 @@ NOUNS: dict[str, dict[str, dict[str, str]]] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def counted(amount: Fraction | int | float, noun: str, lang: Lang) -> str:
-    """The number as players write it (12.5, never 12.50) followed by its noun."""
+    """The number as players write it (12.5, never 12.50) followed by its noun. Kept per
+    amount: judging a roster words a few (its limit, a share's remedies) every time, and
+    Babel's plural rule took 10 µs a call."""
     text = points_text(Fraction(amount))
-    form = Locale(lang).plural_form(Decimal(text))
+    form = _plural_form(lang)(Decimal(text))
     forms = NOUNS[noun][lang]
     return f"{text} {forms.get(form, forms['other'])}"
+
+
+@functools.cache
+def _plural_form(lang: Lang) -> Callable[[Decimal], str]:
+    return Locale(lang).plural_form  # type: ignore[no-any-return]
 
 
 def legality_text(severities: Iterable[Severity | str], lang: Lang) -> str:

@@ -47,9 +47,7 @@ class ShareRule:
         if base and holds:
             share += f" = {percent_text(count / base)} %"
         elif base:  # past the band: never printed as its edge
-            edge = self.band.hi if count * self.band.hi.denominator > \
-                self.band.hi.numerator * base else self.band.lo
-            share += f" = {percent_text_past(count, base, edge)} %"
+            share += f" = {percent_text_past(count, base, self.band.crossed(count, base))} %"
         band = self.band.text(lang)
         must = pick(lang, f"must be {band}", f"должно быть {band}")
         summary = f"{title}: {share}, {must}"
