@@ -18,8 +18,9 @@ from app.rules.base import Lang, pick
 SessionDep = Annotated[Session, Depends(get_session)]
 LangDep = Annotated[Lang, Query(description="Language of messages: en or ru")]
 # Ids are token_urlsafe strings; anything else cannot name a roster (and a NUL byte would
-# otherwise reach PostgreSQL).
-RosterId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]+$", max_length=64,
+# otherwise reach PostgreSQL). The pages and the melee calculator check theirs against it too.
+ROSTER_ID = r"^[A-Za-z0-9_-]{1,64}$"
+RosterId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,
                                description="the roster's public id")]
 
 _bearer = HTTPBearer(auto_error=False, description="the roster's edit key",

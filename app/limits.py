@@ -7,6 +7,8 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.errors import refusal_body
+
 
 class BodySizeLimit:
     """Answer 413 when a body is over `max_bytes`, whether declared or streamed."""
@@ -48,8 +50,7 @@ class BodySizeLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"detail": f"request body over {self.max_bytes} bytes",
-                           "message": f"request body over {self.max_bytes} bytes"}).encode()
+        body = json.dumps(refusal_body(f"request body over {self.max_bytes} bytes")).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import Depends, FastAPI
+from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -20,6 +20,7 @@ from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
 from app.rules import RULESETS
+from app.rules.base import pick
 from app.web.security import CrossSiteWrites, SecurityHeaders
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -42,10 +43,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     health.install(app)
 
     @app.exception_handler(services.DocumentTooLarge)
-    async def _too_large(request: object, exc: services.DocumentTooLarge) -> JSONResponse:
+    async def _too_large(request: Request, exc: services.DocumentTooLarge) -> JSONResponse:
         # Stored, it could not be sent back within the body limit (read, then PUT; exported,
         # then imported): refused as a body over the limit is. Pages word it themselves.
-        return JSONResponse(status_code=413, content=errors.refusal_body(str(exc)))
+        text = pick("ru" if request.query_params.get("lang") == "ru" else "en", str(exc),
+                    f"ростер занял бы {exc.size} байт при хранении, больше {exc.limit}, которые "
+                    "может нести запрос: его нельзя было бы отправить обратно ни прочитанным, "
+                    "ни выгруженным")
+        return JSONResponse(status_code=413, content=errors.refusal_body(text))
 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: object, exc: RecursionError) -> JSONResponse:

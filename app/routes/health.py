@@ -23,6 +23,7 @@ from starlette.responses import Response
 
 from app import __version__
 from app.db import UNAVAILABLE, readiness
+from app.errors import refusal_body
 from app.rules.base import Lang, pick
 from app.schemas import Failure
 from app.web import i18n
@@ -91,7 +92,7 @@ async def database_unavailable(request: Request, error: Exception) -> Response:
     if request.url.path.startswith("/api/"):
         lang: Lang = "ru" if request.query_params.get("lang") == "ru" else "en"
         title, text = _message(lang)
-        return JSONResponse({"detail": text, "message": text}, 503, headers=headers)
+        return JSONResponse(refusal_body(text), 503, headers=headers)
     lang = i18n.request_lang(request)
     title, text = _message(lang)
     return HTMLResponse(_unavailable_page(lang, title, text, request_id), 503, headers=headers)

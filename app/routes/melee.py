@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 from starlette.responses import RedirectResponse, Response
 
 from app import errors, services
-from app.deps import SessionDep
+from app.deps import ROSTER_ID, SessionDep
 from app.rules import get_ruleset
 from app.rules.base import Lang, Whole, percent_text, pick
 from app.rules.formation_density import Unit, exchange, melee_json
@@ -35,7 +35,6 @@ router = APIRouter()
 
 # ---------------------------------------------------------------- the API body
 
-ROSTER_ID = r"^[A-Za-z0-9_-]{1,64}$"
 # Discriminator tags, removed from error paths so a field reads "a.lines[0].count".
 INLINE, STORED = "formation_density:unit", "formation_density:stored_unit"
 errors.register_tags({INLINE, STORED})

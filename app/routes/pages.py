@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import ratelimit, services
 from app.db import open_session
-from app.deps import SessionDep
+from app.deps import ROSTER_ID, SessionDep
 from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, Evaluation, get_ruleset
 from app.stored_documents import DOCUMENT
@@ -194,7 +194,7 @@ def _refuse(request: Request, status: int, message: str, roster_id: str | None =
 # A roster id as the API's RosterId reads it: anything else names no roster and is not looked
 # up (a NUL reaches PostgreSQL as an error, and on the share view it would fail every view read
 # together with it, app/async_reads.py).
-_ROSTER_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_ROSTER_ID = re.compile(ROSTER_ID)
 
 
 def _no_such_id(roster_id: str) -> bool:

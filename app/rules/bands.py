@@ -141,19 +141,21 @@ class Span:
                 return pick(lang, f"remove {least}", f"уберите {least}")
             return pick(lang, f"remove {least} to {most}", f"уберите от {least} до {most}")
         base_en, base_ru = other
-        verb = pick(lang, "add" if self.add else "remove", "добавьте" if self.add else "уберите")
-        if least == most:  # "уберите 1 другую фигуру", "2 другие фигуры", "5 других фигур"
-            amount = counted(least, "other_figure_to_add", lang)
-        elif most is None:
-            amount = pick(lang, f"{least} or more", f"{least} или больше") + " " + \
-                     NOUNS["other_figure_of"][lang]["many"]
-        else:  # "от 3 до 11 других фигур", "от 2 до 21 другой фигуры"
-            amount = pick(lang, f"{least} to ", f"от {least} до ") + \
-                     counted(most, "other_figure_of", lang)
-        if lang == "ru":
+        if lang == "ru":  # "уберите 1 другую фигуру", "от 2 до 21 другой фигуры"
+            verb = "добавьте" if self.add else "уберите"
+            if least == most:
+                amount = counted(least, "other_figure_to_add", lang)
+            elif most is None:
+                amount = f"{least} или больше {NOUNS['other_figure_of']['ru']['many']}"
+            else:
+                amount = f"от {least} до {counted(most, 'other_figure_of', lang)}"
             return f"{verb} {amount}{base_ru}"
-        # "add 6 to 17 other horse figures"
-        return f"{verb} {amount.replace('other ', f'other {base_en}', 1)}"
+        verb = "add" if self.add else "remove"  # "add 6 to 17 other horse figures"
+        if least == most:
+            return f"{verb} {least} other {base_en}{'figure' if least == 1 else 'figures'}"
+        if most is None:
+            return f"{verb} {least} or more other {base_en}figures"
+        return f"{verb} {least} to {most} other {base_en}figures"
 
 
 @dataclass(slots=True)
@@ -166,7 +168,6 @@ class Remedies:
 
 def figures_of(lang: Lang, base: int, base_en: str, base_ru: str) -> str:
     """'of 20 horse figures' / 'из 20 фигур конницы' with the right Russian case."""
-    noun_ru = "фигуры" if base % 10 == 1 and base % 100 != 11 else "фигур"
-    en = f"of {base} {base_en}figures" if base != 1 else f"of 1 {base_en}figure"
-    ru = f"из {base} {noun_ru}{base_ru}"
-    return pick(lang, en, ru)
+    if lang == "ru":
+        return f"из {counted(base, 'figure_of', lang)}{base_ru}"
+    return f"of {base} {base_en}figures" if base != 1 else f"of 1 {base_en}figure"

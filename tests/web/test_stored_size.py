@@ -99,3 +99,9 @@ def test_only_the_latest_revisions_are_kept(few_revisions: TestClient) -> None:
     assert 8 <= len(kept) <= 10  # pruned every second version (a quarter of 8)
     assert client.get(f"{path}/revisions/1").status_code == 404
     assert client.get(f"{path}/revisions/41").json()["document"]["name"] == "v41"
+
+
+def test_the_refusal_speaks_russian_when_asked(small: TestClient) -> None:
+    answer = small.post("/api/v1/rosters?lang=ru", json=roster(70))
+    assert answer.status_code == 413
+    assert answer.json()["message"].startswith("ростер занял бы ")
