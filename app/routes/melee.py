@@ -20,13 +20,13 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 from starlette.responses import RedirectResponse, Response
 
 from app import errors, services
-from app.deps import ROSTER_ID, SessionDep
+from app.deps import ROSTER_ID, SessionDep, not_found
 from app.rules import get_ruleset
 from app.rules.base import Lang, Whole, percent_text, pick
 from app.rules.formation_density import Unit, exchange, melee_json
 from app.rules.formation_density import catalogue as cat
 from app.rules.formation_density.result import MeleeResult
-from app.schemas import ValidationFailure
+from app.schemas import Failure, ValidationFailure
 from app.web import i18n
 from app.web.security import CROSS_SITE_ANSWER
 from app.web.templating import render
@@ -86,9 +86,8 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
     try:
         stored = services.get_roster(session, side.roster)
     except services.RosterDeleted as gone:
-        raise _refuse(f"{field}.roster", pick(
-            lang, f"roster {side.roster} was deleted",
-            f"армия {side.roster} удалена"), missing=True) from gone
+        # 410, worded as the rest of the API words a deleted roster.
+        raise not_found(lang, side.roster, gone) from gone
     except services.RosterNotFound as missing:
         raise _refuse(f"{field}.roster", pick(
             lang, f"there is no roster {side.roster}", f"армии {side.roster} нет"),
@@ -116,6 +115,8 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
     responses={**CROSS_SITE_ANSWER, 404: {
         "model": ValidationFailure,
         "description": "A referenced roster or unit does not exist; the message names it"},
+        410: {"model": Failure,
+              "description": "A referenced roster was deleted (restorable for 30 days)"},
         422: {"model": ValidationFailure,
               "description": "A unit or reference is invalid; the message names it"}})
 def melee(

@@ -234,10 +234,24 @@ def test_references_to_missing_foreign_or_short_rosters_are_refused(client: Test
         assert response.status_code == status
         assert response.json()["detail"][0]["field"] == field
         assert words in response.json()["message"]
+
+
+def test_a_deleted_roster_is_gone_to_the_melee_api_as_to_the_rest_of_the_api(
+        client: TestClient) -> None:
+    created = store(client)
     client.delete(f"/api/v1/rosters/{created['id']}",
                   headers={"Authorization": f"Bearer {created['edit_key']}"})
-    gone = client.post(MELEE, json={"a": {"roster": created["id"], "unit": 0}, "b": CLUBMAN})
-    assert gone.status_code == 404 and "deleted" in gone.json()["message"]
+    side = {"roster": created["id"], "unit": 0}
+    for lang, words in (("en", "can restore it until"), ("ru", "может восстановить её до")):
+        read = client.get(f"/api/v1/rosters/{created['id']}?lang={lang}")
+        for body in ({"a": side, "b": CLUBMAN}, {"a": CLUBMAN, "b": side}):
+            gone = client.post(f"{MELEE}?lang={lang}", json=body)
+            assert (read.status_code, gone.status_code) == (410, 410)
+            # The same refusal, in the same shape: {"message": text, "detail": text}.
+            assert gone.json() == read.json()
+            assert gone.json() == {"message": gone.json()["message"],
+                                   "detail": gone.json()["message"]}
+            assert words in gone.json()["message"]
 
 
 def test_the_melee_api_speaks_russian(client: TestClient) -> None:
@@ -253,5 +267,7 @@ def test_the_melee_api_speaks_russian(client: TestClient) -> None:
 def test_the_melee_api_is_documented_in_openapi(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     operation = schema["paths"][MELEE]["post"]
-    assert "422" in operation["responses"] and "404" in operation["responses"]
+    assert {"404", "410", "422"} <= set(operation["responses"])
+    assert operation["responses"]["410"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Failure"}
     assert "MeleeResult" in str(operation["responses"]["200"])
