@@ -6,12 +6,18 @@ Exports read only the army sheet (`app.rules.chainmail.sheet`), never the roster
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel
 
-from app.export_formats.common import bb, frame_words, md, one_line
+from app.export_formats.common import (
+    bb,
+    frame_words,
+    md,
+    one_line,
+    points,
+    points_of_limit,
+)
 from app.rules.base import Lang, pick
 from app.rules.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, army_sheet
 from app.rules.words import counted
@@ -27,10 +33,6 @@ def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> A
 # --- the words every format shares ------------------------------------------------------------
 
 
-def _points(value: str, lang: Lang) -> str:
-    return counted(Fraction(value), "point", lang)
-
-
 def _subtitle(sheet: ArmySheet, lang: Lang) -> str:
     kind = pick(lang, "historical", "историческая") if sheet.historical else pick(
         lang, "not historical", "неисторическая")
@@ -39,14 +41,10 @@ def _subtitle(sheet: ArmySheet, lang: Lang) -> str:
 
 def _points_line(sheet: ArmySheet, lang: Lang) -> str:
     if sheet.points_limit is None:
-        return _points(sheet.total, lang)
+        return points(sheet.total, lang)
     assert sheet.remaining is not None
-    left = (pick(lang, f"{sheet.remaining} left", f"осталось {sheet.remaining}")
-            if not sheet.over_limit else
-            pick(lang, f"{sheet.remaining.lstrip('-')} over", f"превышен на "
-                 f"{sheet.remaining.lstrip('-')}"))
-    of = counted(sheet.points_limit, "point_of", lang)  # "из 21 очка", "из 30 очков"
-    return pick(lang, f"{sheet.total} of {of} ({left})", f"{sheet.total} из {of} ({left})")
+    return points_of_limit(sheet.total, sheet.points_limit, sheet.remaining, sheet.over_limit,
+                           lang)
 
 
 def _figures_line(sheet: ArmySheet, lang: Lang) -> str:
@@ -81,7 +79,7 @@ def _traits(unit: SheetUnit, lang: Lang) -> list[str]:
 
 
 def _line_text(line: Any, lang: Lang) -> str:
-    return f"{line.text} — {_points(line.cost_per_figure, lang)} {_labels(lang)['each']}"
+    return f"{line.text} — {points(line.cost_per_figure, lang)} {_labels(lang)['each']}"
 
 
 # --- the formats ------------------------------------------------------------------------------
@@ -95,9 +93,9 @@ def export_text(document: BaseModel, lang: Lang = "en") -> str:
     for unit in sheet.units:
         traits = _traits(unit, lang)
         head = (f"{unit.number}. {one_line(unit.name)} — "
-                f"{counted(unit.figures, 'figure', lang)}, {_points(unit.cost, lang)}")
+                f"{counted(unit.figures, 'figure', lang)}, {points(unit.cost, lang)}")
         out.append(head + (f" [{', '.join(traits)}]" if traits else ""))
-        out += [f"   {_line_text(line, lang)} = {_points(line.cost, lang)}"
+        out += [f"   {_line_text(line, lang)} = {points(line.cost, lang)}"
                 for line in unit.lines]
         if unit.note:
             out.append(f"   {words['note']}: {one_line(unit.note)}")
@@ -105,8 +103,8 @@ def export_text(document: BaseModel, lang: Lang = "en") -> str:
         out.append(f"{words['engines']}:")
         for engine in sheet.engines:
             merc = f" ({words['mercenary']})" if engine.mercenary else ""
-            out.append(f"   {engine.count} × {engine.name}{merc} — {_points(engine.cost, lang)}")
-    out += ["", f"{words['total']}: {_points(sheet.total, lang)}", sheet.legality]
+            out.append(f"   {engine.count} × {engine.name}{merc} — {points(engine.cost, lang)}")
+    out += ["", f"{words['total']}: {points(sheet.total, lang)}", sheet.legality]
     return "\n".join(out) + "\n"
 
 
@@ -136,7 +134,7 @@ def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
             merc = f" ({words['mercenary']})" if engine.mercenary else ""
             out.append(f"| {engine.name}{merc} | {engine.count} | {engine.cost} |")
         out.append("")
-    out += [f"**{words['total']}: {_points(sheet.total, lang)}** — {sheet.legality}"]
+    out += [f"**{words['total']}: {points(sheet.total, lang)}** — {sheet.legality}"]
     return "\n".join(out) + "\n"
 
 
@@ -150,7 +148,7 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
         for unit in sheet.units:
             traits = _traits(unit, lang)
             head = (f"[*][b]{bb(unit.name)}[/b] — {counted(unit.figures, 'figure', lang)}, "
-                    f"{bb(_points(unit.cost, lang))}")
+                    f"{bb(points(unit.cost, lang))}")
             out.append(head + (f" [i]({bb(', '.join(traits))})[/i]" if traits else ""))
             out += [bb(_line_text(line, lang)) for line in unit.lines]
             if unit.note:
@@ -162,9 +160,9 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
         for engine in sheet.engines:
             merc = f" ({words['mercenary']})" if engine.mercenary else ""
             out.append(f"[*]{engine.count} × {bb(engine.name)}{merc} — "
-                       f"{bb(_points(engine.cost, lang))}")
+                       f"{bb(points(engine.cost, lang))}")
         out.append("[/list]")
-    out.append(f"[b]{words['total']}: {bb(_points(sheet.total, lang))}[/b] — "
+    out.append(f"[b]{words['total']}: {bb(points(sheet.total, lang))}[/b] — "
                f"{bb(sheet.legality)}")
     return "\n".join(out) + "\n"
 
@@ -188,7 +186,7 @@ def print_words(lang: Lang) -> dict[str, str]:
         "morale_test": ("Morale test for losses", "Проверка морали из-за потерь"),
         "morale_rule": ("when a third of the figures are lost ({lost} of {figures}, 33.3 %), "
                         "{standing} left standing",
-                        "когда потеряна треть фигур ({lost} из {figures}, 33.3 %), "
+                        "когда потеряна треть фигур ({lost} из {figures}, 33,3 %), "
                         "в строю {standing}"),
         "units": ("Units", "Отряды"),
         "unit": ("Unit", "Отряд"),

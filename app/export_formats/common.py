@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from app.rules.base import Lang, pick
+from app.rules.base import Lang, pick, read_points
+from app.rules.words import counted
 
 # Direction overrides could make a name display as something it is not.
 _BIDI = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -56,3 +57,23 @@ FRAME_WORDS: dict[str, tuple[str, str]] = {
 
 def frame_words(lang: Lang) -> dict[str, str]:
     return {key: pick(lang, en, ru) for key, (en, ru) in FRAME_WORDS.items()}
+
+
+def points(text: str, lang: Lang) -> str:
+    """A sheet's points (written in the sheet's language) with their noun: "12,5 очка"."""
+    return counted(read_points(text), "point", lang)
+
+
+def points_of_limit(total: str, limit: int, remaining: str, over: bool, lang: Lang,
+                    usual: bool = False) -> str:
+    """A sheet's points against its limit: "21.5 of 30 points (8.5 left)", "32 of 30 points
+    (2 over)", "21,5 из 30 очков (осталось 8,5, обычный лимит)"."""
+    if over:
+        by = remaining.lstrip("-")
+        rest = pick(lang, f"{by} over", f"превышен на {by}")
+    else:
+        rest = pick(lang, f"{remaining} left", f"осталось {remaining}")
+    if usual:
+        rest += pick(lang, ", the usual limit", ", обычный лимит")
+    of = counted(limit, "point_of", lang)  # "из 21 очка", "из 30 очков"
+    return pick(lang, f"{total} of {of} ({rest})", f"{total} из {of} ({rest})")

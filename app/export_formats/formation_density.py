@@ -4,12 +4,18 @@ BBCode). Exports read only the army sheet (`app.rules.formation_density.sheet`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel
 
-from app.export_formats.common import bb, frame_words, md, one_line
+from app.export_formats.common import (
+    bb,
+    frame_words,
+    md,
+    one_line,
+    points,
+    points_of_limit,
+)
 from app.rules.base import Lang, pick
 from app.rules.formation_density.sheet import (
     OPTIONAL,
@@ -28,21 +34,13 @@ def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> F
     return army_sheet(document, lang, optional=optional)  # type: ignore[arg-type]
 
 
-def _points(value: str, lang: Lang) -> str:
-    return counted(Fraction(value), "point", lang)
-
-
 def _points_line(sheet: FormationSheet, lang: Lang) -> str:
     if sheet.points_limit is None:
-        return _points(sheet.total, lang) if sheet.priced else pick(
+        return points(sheet.total, lang) if sheet.priced else pick(
             lang, "not counted", "не считаются")
     assert sheet.remaining is not None
-    left = (pick(lang, f"{sheet.remaining} left", f"осталось {sheet.remaining}")
-            if not sheet.over_limit else
-            pick(lang, f"{sheet.remaining.lstrip('-')} over",
-                 f"превышен на {sheet.remaining.lstrip('-')}"))
-    of = counted(sheet.points_limit, "point_of", lang)  # "из 21 очка", "из 30 очков"
-    return pick(lang, f"{sheet.total} of {of} ({left})", f"{sheet.total} из {of} ({left})")
+    return points_of_limit(sheet.total, sheet.points_limit, sheet.remaining, sheet.over_limit,
+                           lang)
 
 
 def _labels(lang: Lang) -> dict[str, str]:
@@ -61,7 +59,7 @@ def _labels(lang: Lang) -> dict[str, str]:
 def _head(unit: SheetUnit, lang: Lang) -> str:
     parts = [counted(unit.warriors, "warrior", lang)]
     if unit.points is not None:
-        parts.append(_points(unit.points, lang))
+        parts.append(points(unit.points, lang))
     return ", ".join(parts)
 
 

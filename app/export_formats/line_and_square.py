@@ -4,12 +4,18 @@ BBCode). Exports read only the army sheet (`app.rules.line_and_square.sheet`).""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel
 
-from app.export_formats.common import bb, frame_words, md, one_line
+from app.export_formats.common import (
+    bb,
+    frame_words,
+    md,
+    one_line,
+    points,
+    points_of_limit,
+)
 from app.rules.base import Lang, pick
 from app.rules.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
 from app.rules.words import counted
@@ -27,15 +33,8 @@ def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> L
 
 def points_line(sheet: LineAndSquareSheet, lang: Lang) -> str:
     """'21.5 of 30 points (8.5 left)'; the usual limit says so."""
-    if sheet.over_limit:
-        rest = pick(lang, f"{sheet.remaining.lstrip('-')} over",
-                    f"превышен на {sheet.remaining.lstrip('-')}")
-    else:
-        rest = pick(lang, f"{sheet.remaining} left", f"осталось {sheet.remaining}")
-    usual = pick(lang, ", the usual limit", ", обычный лимит") if sheet.default_limit else ""
-    of = counted(sheet.points_limit, "point_of", lang)  # "из 21 очка", "из 30 очков"
-    return pick(lang, f"{sheet.total} of {of} ({rest}{usual})",
-                f"{sheet.total} из {of} ({rest}{usual})")
+    return points_of_limit(sheet.total, sheet.points_limit, sheet.remaining, sheet.over_limit,
+                           lang, usual=sheet.default_limit)
 
 
 def break_line(sheet: LineAndSquareSheet, lang: Lang) -> str:
@@ -64,7 +63,7 @@ def _labels(lang: Lang) -> dict[str, str]:
 def head(unit: SheetUnit, lang: Lang) -> str:
     """'Grenadiers, 16 figures, 12.5 points, officer'."""
     parts = [unit.class_name, counted(unit.figures, "figure", lang),
-             counted(Fraction(unit.points), "point", lang)]
+             points(unit.points, lang)]
     if unit.officer:
         parts.append(pick(lang, "officer", "офицер"))
     return ", ".join(parts)

@@ -181,14 +181,15 @@ class Bar:
     share: str
 
 
-def share_text(p: Fraction) -> str:
+def share_text(p: Fraction, lang: Lang) -> str:
     """A probability as a percentage for display only: tiny ones are not shown as 0."""
     if 0 < p < Fraction(1, 2000):
-        return "<0.1"
-    return percent_text(p)
+        return f"<{percent_text(Fraction(1, 1000), lang)}"
+    return percent_text(p, lang)
 
 
-def bars(stat: dict[str, Any], width: float = 100, height: float = 36) -> dict[str, Any]:
+def bars(stat: dict[str, Any], lang: Lang, width: float = 100,
+         height: float = 36) -> dict[str, Any]:
     """A bar chart of a distribution in a width × height box, one bar per whole number."""
     points = [(d["value"], Fraction(d["probability"])) for d in stat["distribution"]]
     low, high = points[0][0], points[-1][0]
@@ -197,11 +198,11 @@ def bars(stat: dict[str, Any], width: float = 100, height: float = 36) -> dict[s
     tallest = max(p for _, p in points)
     out = [Bar(v, round((v - low) * step + step * 0.1, 3),
                round(height - float(p / tallest) * height, 3), round(step * 0.8, 3),
-               round(float(p / tallest) * height, 3), share_text(p)) for v, p in points]
+               round(float(p / tallest) * height, 3), share_text(p, lang)) for v, p in points]
     mean = Fraction(stat["expectation"])
     return {"bars": out, "low": low, "high": high, "width": width, "height": height,
             "mean_x": round(float((mean - low) * step + step / 2), 3),
-            "rows": [(v, share_text(p)) for v, p in points]}
+            "rows": [(v, share_text(p, lang)) for v, p in points]}
 
 
 def _choices(session: Any, ids: list[str], lang: Lang) -> tuple[list[Choice], list[str],
@@ -275,9 +276,10 @@ def melee_page(request: Request, session: SessionDep) -> Response:
         result = melee_json(exchange(a.unit, b.unit), lang,
                             ((a.roster, a.index), (b.roster, b.index)))
         for side in ("a", "b"):
-            charts[side] = {key: bars(result[side][key]) for key in ("hits", "blocked", "lost")}
+            charts[side] = {key: bars(result[side][key], lang)
+                            for key in ("hits", "blocked", "lost")}
             if result[side]["parrying"]:
-                charts[side]["parried_lost"] = bars(result[side]["parrying"]["lost"])
+                charts[side]["parried_lost"] = bars(result[side]["parrying"]["lost"], lang)
     groups: dict[str, list[Choice]] = {}
     for choice in choices:
         groups.setdefault(choice.roster, []).append(choice)

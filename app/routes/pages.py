@@ -265,7 +265,7 @@ def roster_context(request: Request, stored: services.StoredRoster,
         "catalogue": catalogue,
         "system": f"systems/{stored.ruleset}",
         "share_url": f"{site_address(request)}/r/{stored.id}",
-        **SYSTEMS[stored.ruleset].page_context(doc, evaluation.result, catalogue),
+        **SYSTEMS[stored.ruleset].page_context(doc, evaluation.result, catalogue, lang),
     }
 
 
@@ -400,10 +400,16 @@ async def view(request: Request, roster_id: str) -> Response:
         version = await run_in_threadpool(_seen_version, request, roster_id)
     if version is None:
         return _missing(request)
-    lang, address = i18n.request_lang(request), str(request.url)
+    # Kept by what of the address the page shows: the site as it was reached (the share
+    # link) and a language asked for in the query (where the language links return). Nothing
+    # else of a query string changes the page, so `?x=1`, `?x=2` … are one page, drawn once,
+    # and do not push other rosters' pages out.
+    lang, asked = i18n.request_lang(request), i18n.as_lang(request.query_params.get("lang"))
+    query = f"lang={asked}" if asked else ""
+    address = f"{site_address(request)}/r/{roster_id}?{query}"
     drawn = share_views.get((roster_id, version, lang, address))
     if drawn is None:
-        drawn = await run_in_threadpool(_draw_view, request, roster_id, lang, address)
+        drawn = await run_in_threadpool(_draw_view, request, roster_id, lang, address, query)
         if drawn is None:  # deleted between the two reads
             return _missing(request)
     return _finish(request, share_views.answer(drawn, _csrf_value(request)))
@@ -420,8 +426,11 @@ def _seen_version(request: Request, roster_id: str) -> int | None:
     return version
 
 
-def _draw_view(request: Request, roster_id: str, lang: str,
-               address: str) -> share_views.Drawn | None:
+def _draw_view(request: Request, roster_id: str, lang: str, address: str,
+               query: str) -> share_views.Drawn | None:
+    # Drawn as asked for but with only that query string (see view): the page is kept for
+    # every visitor, and one visitor's `?x=1` must not reach the others' language links.
+    request = Request({**request.scope, "query_string": query.encode()}, request.receive)
     with open_session(request) as session:
         try:
             stored = services.get_roster(session, roster_id)

@@ -32,15 +32,16 @@ class Band:
     def text(self, lang: Lang) -> str:
         return self._texts[lang]
 
-    def crossed(self, count: int, base: int) -> str:
+    def crossed(self, count: int, base: int, lang: Lang) -> str:
         """The percent_text of the bound a share outside the band lies past."""
-        lo, hi = self._edges
+        lo, hi = self._edges[lang]
         over = count * self.hi.denominator > self.hi.numerator * base
         return hi if over else lo
 
     @functools.cached_property
-    def _edges(self) -> tuple[str, str]:
-        return percent_text(self.lo), percent_text(self.hi)
+    def _edges(self) -> dict[str, tuple[str, str]]:
+        return {lang: (percent_text(self.lo, lang), percent_text(self.hi, lang))
+                for lang in LANGS}
 
     @functools.cached_property
     def _texts(self) -> dict[str, str]:
@@ -49,7 +50,7 @@ class Band:
         return {lang: self._text(lang) for lang in LANGS}
 
     def _text(self, lang: Lang) -> str:
-        lo, hi = percent_text(self.lo), percent_text(self.hi)
+        lo, hi = self._edges[lang]
         if self.hi == 1:
             return pick(lang, f"at least {lo} %", f"не менее {lo} %")
         if self.lo == 0:

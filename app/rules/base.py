@@ -5,11 +5,13 @@ Nothing here knows about a particular game, the web or the database.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
+from babel.numbers import get_decimal_symbol
 from pydantic import BeforeValidator, Field
 
 Lang = Literal["en", "ru"]
@@ -108,32 +110,49 @@ def points_json(value: Fraction) -> int | float:
     return float(value)
 
 
-def points_text(value: Fraction) -> str:
-    """Points for people: 12.375, never 12.375000001."""
+def points_text(value: Fraction, lang: Lang) -> str:
+    """Points for people: 12.375, never 12.375000001; in Russian 12,375."""
     if value.denominator == 1:
         return str(int(value))
-    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return decimal_text(f"{float(value):.3f}".rstrip("0").rstrip("."), lang)
 
 
-def percent_text(value: Fraction | float) -> str:
+def read_points(text: str) -> Fraction:
+    """The points a points_text wrote, in either language."""
+    return Fraction(text.replace(",", "."))
+
+
+def percent_text(value: Fraction | float, lang: Lang) -> str:
     """A share as a percentage with at most one decimal, for display only. A share of whole
     counts may come as `count / base`: the same float as float(Fraction(count, base)), both
     rounded once from the same ratio, without building the Fraction."""
     text = f"{float(value) * 100:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return decimal_text(text[:-2] if text.endswith(".0") else text, lang)
 
 
-def percent_text_past(count: int, base: int, edge: str) -> str:
+def percent_text_past(count: int, base: int, edge: str, lang: Lang) -> str:
     """percent_text of count / base, a share that lies past a bound (`edge`: the bound's own
-    percent_text), with as many more decimals as it takes not to read as the bound itself:
-    451 of 3000 against at most 15 % is "15.03", where one decimal would print "15" beside
-    "must be 5–15 %"."""
-    text = percent_text(count / base)
+    percent_text in the same language), with as many more decimals as it takes not to read
+    as the bound itself: 451 of 3000 against at most 15 % is "15.03", where one decimal would
+    print "15" beside "must be 5–15 %"."""
+    text = percent_text(count / base, lang)
     for decimals in range(2, 7):
         if text != edge:  # both worded alike: equal texts are the same number
             break
-        text = f"{count / base * 100:.{decimals}f}".rstrip("0").rstrip(".")
+        text = decimal_text(f"{count / base * 100:.{decimals}f}".rstrip("0").rstrip("."), lang)
     return text
+
+
+@functools.cache
+def _decimal_mark(lang: Lang) -> str:
+    return str(get_decimal_symbol(lang))
+
+
+def decimal_text(text: str, lang: Lang) -> str:
+    """A number Python wrote (12.5) as the language writes it: Russian takes a decimal comma
+    (12,5; Babel's locale data). Only the mark changes: players write 1000 points plainly, and
+    a number's digits read the same in every language."""
+    return text if lang == "en" else text.replace(".", _decimal_mark(lang))
 
 
 def _integral(value: object) -> object:

@@ -10,11 +10,11 @@ from fractions import Fraction
 
 from babel import Locale
 
-from app.rules.base import Lang, Severity, pick, points_text
+from app.rules.base import Lang, Severity, decimal_text, pick, points_text
 
 # Babel names the plural forms; Russian has three ("1 фигура", "2 фигуры", "5 фигур").
 NOUNS: dict[str, dict[str, dict[str, str]]] = {
-    # The seed's Table 25 writes "1 Очко", "2 Очка", "5 Очков", "0.5 Очка".
+    # The seed's Table 25 writes "1 Очко", "2 Очка", "5 Очков", "0,5 Очка".
     "point": {"en": {"one": "point", "other": "points"},
               "ru": {"one": "очко", "few": "очка", "many": "очков", "other": "очка"}},
     "figure": {"en": {"one": "figure", "other": "figures"},
@@ -35,7 +35,7 @@ NOUNS: dict[str, dict[str, dict[str, str]]] = {
     # "из 1 фигуры", "из 3 фигур", "из 21 фигуры": the genitive after "из".
     "figure_of": {"en": {"one": "figure", "other": "figures"},
                   "ru": {"one": "фигуры", "few": "фигур", "many": "фигур", "other": "фигуры"}},
-    # "из 1 очка", "из 2 очков", "из 5 очков", "из 0.5 очка": the genitive after "из".
+    # "из 1 очка", "из 2 очков", "из 5 очков", "из 0,5 очка": the genitive after "из".
     "point_of": {"en": {"one": "point", "other": "points"},
                  "ru": {"one": "очка", "few": "очков", "many": "очков", "other": "очка"}},
     "warrior": {"en": {"one": "warrior", "other": "warriors"},
@@ -50,13 +50,13 @@ NOUNS: dict[str, dict[str, dict[str, str]]] = {
 
 @functools.lru_cache(maxsize=4096)
 def counted(amount: Fraction | int | float, noun: str, lang: Lang) -> str:
-    """The number as players write it (12.5, never 12.50) followed by its noun. Kept per
-    amount: judging a roster words a few (its limit, a share's remedies) every time, and
-    Babel's plural rule took 10 µs a call."""
-    text = points_text(Fraction(amount))
+    """The number as players write it (12.5, never 12.50; 12,5 in Russian) followed by its
+    noun. Kept per amount: judging a roster words a few (its limit, a share's remedies) every
+    time, and Babel's plural rule took 10 µs a call."""
+    text = points_text(Fraction(amount), "en")
     form = _plural_form(lang)(Decimal(text))
     forms = NOUNS[noun][lang]
-    return f"{text} {forms.get(form, forms['other'])}"
+    return f"{decimal_text(text, lang)} {forms.get(form, forms['other'])}"
 
 
 @functools.cache

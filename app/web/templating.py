@@ -10,7 +10,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, nodes
+from jinja2 import Environment, FileSystemLoader, nodes, pass_environment
 from jinja2.visitor import NodeTransformer
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
@@ -19,7 +19,7 @@ from starlette.responses import HTMLResponse
 
 from app.kept import Kept
 from app.rules import RULESETS
-from app.rules.base import LANGS, Lang
+from app.rules.base import LANGS, Lang, decimal_text
 from app.web import i18n
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -106,8 +106,9 @@ def _for(lang: Lang) -> Jinja2Blocks:
 TEMPLATES: dict[Lang, Jinja2Blocks] = {lang: _for(lang) for lang in LANGS}
 
 
-def points(value: float | int | None) -> str:
-    """Points as players write them: 12.375, 72, never 72.0."""
+def points_value(value: float | int | None) -> str:
+    """Points as a form field's value: 12.375, 72, never 72.0; always with a decimal point,
+    which is what a number field takes (the browser shows it in the reader's own way)."""
     if value is None:
         return "—"
     if float(value).is_integer():
@@ -115,7 +116,26 @@ def points(value: float | int | None) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
-env.filters["points"] = points
+@pass_environment
+def points(environment: Environment, value: float | int | None) -> str:
+    """Points as players read them, in the page's language: 12.375, or 12,375 in Russian."""
+    return decimal_text(points_value(value), environment.lang)  # type: ignore[attr-defined]
+
+
+@pass_environment
+def fixed(environment: Environment, value: float, places: int = 1) -> str:
+    """A number with `places` decimals, in the page's language: 33.3 %, 33,3 %."""
+    return decimal_text(f"{value:.{places}f}", environment.lang)  # type: ignore[attr-defined]
+
+
+@pass_environment
+def decimal(environment: Environment, value: float, places: int = 3) -> str:
+    """A number with at most `places` decimals (2.5, not 2.500), in the page's language."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    return decimal_text(text, environment.lang)  # type: ignore[attr-defined]
+
+
+env.filters.update(points=points, points_value=points_value, fixed=fixed, decimal=decimal)
 
 
 # Drawn <option> lists by (names, selected, blank). The name dicts are built once per process

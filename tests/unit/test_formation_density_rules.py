@@ -172,7 +172,7 @@ def test_melee_specialists_and_shooters_at_density_six_are_warned() -> None:
 def test_over_the_points_limit_is_an_error_with_the_excess_in_the_hint() -> None:
     evaluation = evaluate(roster(unit(points=12.5), limit=10), "ru")
     check = next(c for c in evaluation.checks if c.code == "roster.over_limit")
-    assert not check.holds and "12.5 из 10" in check.summary and "2.5 очка" in check.hint
+    assert not check.holds and "12,5 из 10" in check.summary and "2,5 очка" in check.hint
     assert codes(roster(unit(points=10), limit=10))["roster.over_limit"] == "kept"
     assert "roster.over_limit" not in codes(roster(unit(points=10)))
 

@@ -34,11 +34,11 @@ EXPORTS = FORMATS["formation_density"]
 def test_the_sheet_gives_each_units_figures_in_the_players_language() -> None:
     sheet = army_sheet(roster(HASTATI, RIDERS), "ru")
     hastati, riders = sheet.units
-    assert (sheet.total, sheet.remaining, sheet.warriors) == ("12.5", "37.5", 50)
+    assert (sheet.total, sheet.remaining, sheet.warriors) == ("12,5", "37,5", 50)
     assert sheet.ruleset_name == "Плотность строя"
     assert (hastati.ranks, hastati.full_ranks, hastati.front_rank) == (2, 2, 20)
     # Density 3: the shield wall blocks on a roll of 1 or 2, (1 + 2) / 6 on average.
-    assert hastati.shield_wall == "1/3 (33.3 %), в среднем отбито 0.5"
+    assert hastati.shield_wall == "1/3 (33,3 %), в среднем отбито 0,5"
     assert hastati.lines[0].hits == "попадает: 1/2 (50 %)"
     assert hastati.lines[0].kit == "щит, доспехи"
     assert riders.lines[0].hits == "попадает, если выпало больше плотности противника"

@@ -163,11 +163,12 @@ def test_every_share_rule_counts_figures_of_its_own_base() -> None:
 def test_a_share_past_its_band_is_not_printed_as_the_band_edge() -> None:
     # 451 light horse with crossbows of 3000: over the 15 % the Poles allow (450 at most),
     # which one decimal would print as "15 %".
-    assert percent_text_past(451, 3000, "15") == "15.03"
-    assert percent_text_past(449, 3000, "15") == "14.97"
-    assert percent_text_past(1, 3, "15") == "33.3"  # far past: one decimal
+    assert percent_text_past(451, 3000, "15", "en") == "15.03"
+    assert percent_text_past(451, 3000, "15", "ru") == "15,03"
+    assert percent_text_past(449, 3000, "15", "en") == "14.97"
+    assert percent_text_past(1, 3, "15", "en") == "33.3"  # far past: one decimal
     band = Band(Fraction("0.05"), Fraction("0.15"))
-    assert band.crossed(451, 3000) == "15" and band.crossed(1, 3000) == "5"
+    assert band.crossed(451, 3000, "en") == "15" and band.crossed(1, 3000, "en") == "5"
     doc = army("poles", unit(line("medium_horse", 2550, "lance")),
                unit(line("light_horse", 2549)), unit(line("light_horse", 451, "crossbow")))
     text = message(doc, "poles.light_crossbows")

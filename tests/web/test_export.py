@@ -117,10 +117,10 @@ def test_russian_words_agree_with_their_numbers_on_sheets_and_exports(
            "engines": []}
     roster_id = store(client, doc)
     text = client.get(f"/api/v1/rosters/{roster_id}/export.txt?lang=ru").text
-    assert "из 21 очка (превышен на 104.5)" in text  # 251 × 1/2 = 125.5 of 21
+    assert "из 21 очка (превышен на 104,5)" in text  # 251 × 1/2 = 125.5 of 21
     sheet = client.get(f"/r/{roster_id}/print?lang=ru").text
     # 251 figures: the morale test comes at a third (84); more figures than boxes are counted
     # after "и ещё", which needs no noun to agree with.
-    assert "когда потеряна треть фигур (84 из 251, 33.3 %)" in sheet
+    assert "когда потеряна треть фигур (84 из 251, 33,3 %)" in sheet
     assert re.search(r"и ещё \d+ — отмечайте потери здесь", sheet)
     assert "фигур ещё" not in sheet

@@ -14,7 +14,7 @@ def test_the_printed_sheet_shows_each_units_formation_and_chances(client: TestCl
     assert page.status_code == 200 and page.headers["Content-Language"] == "ru"
     text = page.text
     assert "Лист армии" in text and "Плотность строя" in text
-    assert "плотность 3, в шеренге 20" in text and "стена щитов 1/3 (33.3 %)" in text
+    assert "плотность 3, в шеренге 20" in text and "стена щитов 1/3 (33,3 %)" in text
     assert "попадает: 1/2 (50 %)" in text
     assert text.count('class="box"') == 40 + 10  # a box for every warrior
     assert "<svg" in text  # the share link's QR code

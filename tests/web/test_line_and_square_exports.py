@@ -42,8 +42,8 @@ def test_the_plain_text_export_lists_units_chances_and_break_points(client: Test
         assert "1. 1-й батальон — Grenadiers, 16 figures, 12.5 points, officer" in text
         assert "Actions: Shoot, March column, Rally" in text
     else:
-        assert "21.5 из 30 очков (осталось 8.5, обычный лимит)" in text
-        assert "Гренадеры, 16 фигур, 12.5 очка, офицер" in text
+        assert "21,5 из 30 очков (осталось 8,5, обычный лимит)" in text
+        assert "Гренадеры, 16 фигур, 12,5 очка, офицер" in text
         assert "Действия: Движение, Атака, Перестрелка, Сбор" in text
     # Discipline −1 in loose order: needs 7 (21 of 36), 8 with a marker, 9 with two.
     assert "21/36 · 15/36 · 10/36" in text
@@ -69,7 +69,7 @@ def test_the_print_sheet_shows_profiles_chances_break_points_and_the_square(
     assert response.status_code == 200
     words = text_of(response.text)
     assert "Линия и каре" in words and "По правилам" in words
-    assert "Когда потеряно 11 из 21.5 очка (половина)" in words
+    assert "Когда потеряно 11 из 21,5 очка (половина)" in words
     assert "без офицера: 35/36 · 33/36 · 30/36" in words
     assert "офицер рядом: 26/36 · 21/36 · 15/36" in words
     assert "Каре (1-й батальон)" in words and "Кавалерия атакует каре только на 6 кубах." in words

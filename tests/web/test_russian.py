@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+
 from fastapi.testclient import TestClient
 
 RU = {"Accept-Language": "ru"}
@@ -49,3 +53,101 @@ def test_an_edit_link_asking_for_russian_opens_the_editor_in_russian(client: Tes
     editor = client.get(opened.headers["location"]).text
     assert '<html lang="ru">' in editor
     assert "По правилам" in editor or "Не по правилам" in editor  # the verdict, in Russian
+
+
+# ---------------------------------------------------------------- the decimal comma
+
+class _Text(HTMLParser):
+    """The words a reader sees: text outside tags, scripts and styles (attribute values,
+    a number field's value among them, are not read)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._hidden += tag in ("script", "style")
+
+    def handle_endtag(self, tag: str) -> None:
+        self._hidden -= tag in ("script", "style")
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def _seen(page: str) -> str:
+    reader = _Text()
+    reader.feed(page)
+    return " ".join(reader.parts)
+
+
+DECIMAL_POINT = re.compile(r"\d\.\d")
+DECIMAL_COMMA = re.compile(r"\d,\d")
+
+
+def _decimal_pages(client: TestClient) -> Iterator[tuple[str, str, str]]:
+    """(what, English, Russian) of every page and export that writes fractional numbers."""
+    # Mercenary heavy horse cost 2.5 a figure; 2 light horse of 12 figures are 16.7 %.
+    chainmail = client.post("/api/v1/rosters", json={
+        "name": "Войско", "ruleset": "chainmail", "nation": "mongols", "points_limit": 99,
+        "units": [{"mercenary": True, "lines": [
+                      {"troop": "heavy_horse", "figures": 5, "weapon": "lance"}]},
+                  {"lines": [{"troop": "light_horse", "figures": 2, "weapon": "bow"},
+                             {"troop": "heavy_foot", "figures": 5, "weapon": "pike"}]}],
+        }).json()["id"]
+    # Points of 12.5, chances of 1/3 (33.3 %), 0.5 blocked on average.
+    legion = client.post("/api/v1/rosters", json={
+        "name": "Легион", "ruleset": "formation_density", "points_limit": 10, "units": [
+            {"name": "Гастаты", "density": 3, "files": 20, "points": 12.5, "lines": [
+                {"class": "melee_specialists", "weapon": "sword", "count": 20,
+                 "shield": True, "armour": True}]},
+            {"name": "Всадники", "density": 2, "files": 10, "points": 7, "lines": [
+                {"class": "shock_cavalry", "weapon": "cavalry_lance", "count": 10,
+                 "mounted": True, "armour": True}]}]}).json()["id"]
+    # 2.5 points; order test chances such as 72.2 %.
+    brigade = client.post("/api/v1/rosters", json={
+        "name": "Бригада", "ruleset": "line_and_square", "points_limit": 2, "units": [
+            {"class": "line_infantry", "figures": 12, "speed": 6, "points": 2.5,
+             "formation": "close_order"}]}).json()["id"]
+    addresses = [f"/r/{r}{page}" for r in (chainmail, legion, brigade)
+                 for page in ("", "/print", "/export.txt", "/export.md", "/export.bbcode")]
+    addresses += [f"/calc/melee?roster={legion}&a={legion}:0&b={legion}:1",
+                  "/calc/order-test?discipline=1&disorder=1", "/rules/formation_density",
+                  "/rules/line_and_square"]
+    for address in addresses:
+        if "/export." in address:  # the exports are the API's, by id
+            address = "/api/v1/rosters/" + address.removeprefix("/r/")
+        sep = "&" if "?" in address else "?"
+        en, ru = (client.get(f"{address}{sep}lang={lang}") for lang in ("en", "ru"))
+        assert en.status_code == ru.status_code == 200, address
+        yield address, _seen(en.text), _seen(ru.text)
+
+
+def test_russian_writes_a_decimal_comma_everywhere_english_writes_a_point(
+        client: TestClient) -> None:
+    for address, english, russian in _decimal_pages(client):
+        if DECIMAL_POINT.search(english):
+            assert DECIMAL_COMMA.search(russian), address
+        assert not DECIMAL_POINT.search(russian), (address, DECIMAL_POINT.findall(russian))
+        assert not DECIMAL_COMMA.search(english), address
+
+
+def test_every_page_of_fractions_has_some_to_write(client: TestClient) -> None:
+    """The test above is not vacuous: the rosters, exports and calculators it reads write
+    fractional numbers (points, shares, chances) in English."""
+    fractional = [a for a, english, _ in _decimal_pages(client) if DECIMAL_POINT.search(english)]
+    assert len(fractional) >= 12, fractional
+
+
+def test_a_number_field_keeps_its_decimal_point_in_russian(client: TestClient) -> None:
+    # A number field's value is a decimal point in every language; the browser shows it as
+    # its reader writes numbers. "2,5" there would be no value at all.
+    created = client.post("/api/v1/rosters", json={
+        "name": "Бригада", "ruleset": "line_and_square", "units": [
+            {"class": "line_infantry", "figures": 12, "speed": 6, "points": 2.5,
+             "formation": "close_order"}]}).json()
+    editor = client.get(f"/r/{created['id']}/edit?key={created['edit_key']}&lang=ru").text
+    assert re.search(r'id="u0-points"[^>]* value="2\.5"', editor)
+    assert re.search(r'id="u0-cost">2,5 ', editor)

@@ -95,7 +95,7 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
     removals = _some_removals(over, army)
     title = pick(lang, f"“Some” troops, at most {SOME_SHARE_PERCENT} % each",
                  f"Войска «немного», не более {SOME_SHARE_PERCENT} % каждого вида")
-    parts = [f"{f.text(lang)} = {percent_text_of(f.count, army)} %" for f in some]
+    parts = [f"{f.text(lang)} = {percent_text_of(f.count, army, lang)} %" for f in some]
     value = ", ".join(parts) if parts else pick(lang, "none", "нет")
     # "тяжёлая пехота: уберите 2 фигуры" (the category's name stays in the nominative)
     hint = "; ".join(pick(lang, f"remove {removals[f.category]} {CATEGORIES[f.category].en}",
@@ -145,5 +145,5 @@ def _some_removals(over: list[Found], army: int) -> dict[str, int]:
         remove = needed
 
 
-def percent_text_of(count: int, base: int) -> str:
-    return percent_text(count / base) if base else "0"
+def percent_text_of(count: int, base: int, lang: Lang) -> str:
+    return percent_text(count / base, lang) if base else "0"

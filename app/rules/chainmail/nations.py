@@ -45,9 +45,10 @@ class ShareRule:
         holds = self.band.holds(count, base)
         share = f"{count} {figures_of(lang, base, self.base.en, self.base.ru)}"
         if base and holds:
-            share += f" = {percent_text(count / base)} %"
+            share += f" = {percent_text(count / base, lang)} %"
         elif base:  # past the band: never printed as its edge
-            share += f" = {percent_text_past(count, base, self.band.crossed(count, base))} %"
+            edge = self.band.crossed(count, base, lang)
+            share += f" = {percent_text_past(count, base, edge, lang)} %"
         band = self.band.text(lang)
         must = pick(lang, f"must be {band}", f"должно быть {band}")
         summary = f"{title}: {share}, {must}"

@@ -535,11 +535,11 @@ def _sheet_unit(index: int, unit: Unit, nation: str, priced: PricedRoster,
     lines = tuple(
         SheetLine(ln.figures, ln.troop, TROOPS[ln.troop].name(lang), ln.weapon,
                   "" if ln.weapon == "none" else WEAPONS[ln.weapon].name(lang),
-                  points_text(ln.cost_per_figure), points_text(ln.cost))
+                  points_text(ln.cost_per_figure, lang), points_text(ln.cost, lang))
         for ln in priced_unit.lines)
     return SheetUnit(
         number=index + 1, name=unit_name(index, unit, lang), lines=lines,
-        figures=priced_unit.figures, cost=points_text(priced_unit.cost),
+        figures=priced_unit.figures, cost=points_text(priced_unit.cost, lang),
         mercenary=unit.mercenary, flags=tuple(unit.flags),
         flag_names=tuple(FLAGS[f].name(lang) for f in unit.flags), note=unit.note,
         rating=table19_rating(nation, unit, lang))
@@ -611,9 +611,9 @@ def army_sheet(roster: ChainmailRoster, lang: Lang = "en", priced: PricedRoster 
         historical=roster.historical,
         fortifications=roster.fortifications,
         note=roster.note,
-        total=points_text(priced.total),
+        total=points_text(priced.total, lang),
         points_limit=priced.points_limit,
-        remaining=None if remaining is None else points_text(remaining),
+        remaining=None if remaining is None else points_text(remaining, lang),
         over_limit=remaining is not None and remaining < 0,
         figures=priced.figures,
         foot=priced.foot,
@@ -622,7 +622,7 @@ def army_sheet(roster: ChainmailRoster, lang: Lang = "en", priced: PricedRoster 
         units=tuple(_sheet_unit(i, u, roster.nation, priced, lang)
                     for i, u in enumerate(roster.units)),
         engines=tuple(SheetEngine(e.kind, ENGINES[e.kind].name(lang), e.count, e.mercenary,
-                                  points_text(e.cost)) for e in priced.engines),
+                                  points_text(e.cost, lang)) for e in priced.engines),
         thresholds=thresholds(priced.figures),
         valid=not any(i.severity is Severity.error for i in issues),
         legality=legality_text((i.severity for i in issues), lang),

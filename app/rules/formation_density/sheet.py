@@ -35,11 +35,11 @@ from app.rules.words import legality_text
 OPTIONAL: tuple[str, ...] = ("melee", "protection")
 
 
-def chance_text(value: Fraction) -> str:
-    """'1/2 (50 %)'; a chance of nothing is just '0 %'."""
+def chance_text(value: Fraction, lang: Lang) -> str:
+    """'1/3 (33.3 %)'; a chance of nothing is just '0 %'."""
     if not value:
         return "0 %"
-    return f"{value.numerator}/{value.denominator} ({percent_text(value)} %)"
+    return f"{value.numerator}/{value.denominator} ({percent_text(value, lang)} %)"
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,8 @@ def _unit(number: int, unit: Unit, lang: Lang) -> SheetUnit:
         lines.append(SheetLine(
             line.count, f"{line.count} × {kind}, {WEAPONS[line.weapon].name(lang)}",
             _kit(line, lang),
-            pick(lang, f"hits {chance_text(chance)}", f"попадает: {chance_text(chance)}")
+            pick(lang, f"hits {chance_text(chance, lang)}",
+                 f"попадает: {chance_text(chance, lang)}")
             if chance is not None else pick(
                 lang, "hits on a roll above the enemy's density",
                 "попадает, если выпало больше плотности противника"),
@@ -119,14 +120,14 @@ def _unit(number: int, unit: Unit, lang: Lang) -> SheetUnit:
     shield = None
     if figures.shield_wall:
         blocks = shield_wall_blocks(unit.density)
-        shield = pick(lang, f"{chance_text(shield_wall_chance(unit.density))}, "
-                            f"{points_text(blocks)} blocked on average",
-                      f"{chance_text(shield_wall_chance(unit.density))}, "
-                      f"в среднем отбито {points_text(blocks)}")
+        shield = pick(lang, f"{chance_text(shield_wall_chance(unit.density), lang)}, "
+                            f"{points_text(blocks, lang)} blocked on average",
+                      f"{chance_text(shield_wall_chance(unit.density), lang)}, "
+                      f"в среднем отбито {points_text(blocks, lang)}")
     seen = {f for line in unit.lines for f in line_features(line)}
     return SheetUnit(
         number=number, name=unit.name or pick(lang, f"Unit {number}", f"Отряд {number}"),
-        points=None if unit.points is None else points_text(Fraction(unit.points)),
+        points=None if unit.points is None else points_text(Fraction(unit.points), lang),
         density=unit.density, files=unit.files, warriors=figures.warriors,
         ranks=figures.ranks, full_ranks=figures.full_ranks, front_rank=figures.front_rank,
         extra_hits=figures.extra_hits, shield_wall=shield,
@@ -185,8 +186,8 @@ def army_sheet(roster: FormationDensityRoster, lang: Lang = "en",
     sections = _sections(lang)
     return FormationSheet(
         name=roster.name, ruleset_name=pick(lang, NAME_EN, NAME_RU), note=roster.note,
-        total=points_text(total), priced=roster.priced(), points_limit=limit,
-        remaining=None if limit is None else points_text(limit - total),
+        total=points_text(total, lang), priced=roster.priced(), points_limit=limit,
+        remaining=None if limit is None else points_text(limit - total, lang),
         over_limit=limit is not None and total > limit,
         warriors=sum(u.warriors for u in roster.units),
         units=tuple(_unit(i + 1, u, lang) for i, u in enumerate(roster.units)),

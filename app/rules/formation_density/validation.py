@@ -126,13 +126,13 @@ def over_limit(roster: FormationDensityRoster, lang: Lang) -> list[RuleCheck]:
     total, limit = roster.total(), roster.points_limit
     title = pick(lang, "Points limit", "Лимит очков")
     of = counted(limit, "point_of", lang)
-    summary = pick(lang, f"{title}: {points_text(total)} of {of}",
-                   f"{title}: {points_text(total)} из {of}")
+    summary = pick(lang, f"{title}: {points_text(total, lang)} of {of}",
+                   f"{title}: {points_text(total, lang)} из {of}")
     holds = total <= limit
     excess = counted(total - limit, "point", lang)
     hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")
     return [RuleCheck("roster.over_limit", title, summary, holds, Severity.error,
-                      value=points_text(total), band=f"≤ {limit}", hint=hint)]
+                      value=points_text(total, lang), band=f"≤ {limit}", hint=hint)]
 
 
 def assess(roster: FormationDensityRoster, lang: Lang = "en") -> list[RuleCheck]:

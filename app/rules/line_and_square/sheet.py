@@ -9,8 +9,9 @@ this and decide nothing themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
-from app.rules.base import Lang, pick
+from app.rules.base import Lang, decimal_text, pick, points_text
 from app.rules.line_and_square import catalogue as cat
 from app.rules.line_and_square import evaluate
 from app.rules.line_and_square.roster import LineAndSquareRoster
@@ -90,8 +91,7 @@ def _signed(value: int) -> str:
 
 
 def _percent(chance: float, lang: Lang) -> str:
-    text = f"{chance * 100:.1f}"
-    return f"{text.replace('.', ',') if lang == 'ru' else text} %"
+    return f"{decimal_text(f'{chance * 100:.1f}', lang)} %"
 
 
 def _order_test_section(lang: Lang) -> Section:
@@ -128,7 +128,7 @@ def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareS
             figures=unit.figures, speed=unit.speed,
             accuracy="—" if unit.accuracy is None else str(unit.accuracy),
             discipline=_signed(unit.discipline),
-            points=str(priced["points"]), officer=unit.officer,
+            points=points_text(Fraction(priced["points"]), lang), officer=unit.officer,
             actions=tuple(cat.ACTIONS[a].name(lang) for a in priced["actions"]),
             chances=tuple(SheetChance(c["officer_in_reach"], c["disorder"],
                                       f"{c['passing_throws']}/{c['throws']}",
@@ -142,9 +142,11 @@ def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareS
     points = result["break_points"]
     return LineAndSquareSheet(
         lang=lang, name=roster.name, ruleset_name=pick(lang, cat.NAME_EN, cat.NAME_RU),
-        note=roster.note, total=str(result["total"]), points_limit=result["points_limit"],
+        note=roster.note, total=points_text(Fraction(result["total"]), lang),
+        points_limit=result["points_limit"],
         default_limit=result["points_limit_source"] == "default",
-        remaining=str(result["remaining"]), over_limit=result["remaining"] < 0,
+        remaining=points_text(Fraction(result["remaining"]), lang),
+        over_limit=result["remaining"] < 0,
         figures=result["figures"], officers=result["officers"], units=tuple(units),
         morale_test_loss=points["half"], flight_loss=points["three_quarters"],
         break_points=(points["morale_text"], points["flight_text"]),

@@ -33,13 +33,13 @@ def over_limit(roster: LineAndSquareRoster, total: Fraction, lang: Lang) -> Rule
     which = "" if roster.points_limit is not None else pick(
         lang, " (the usual limit, as none is set)", " (обычный лимит: свой не задан)")
     of = counted(limit, "point_of", lang)
-    summary = pick(lang, f"{title}: {points_text(total)} of {of}{which}",
-                   f"{title}: {points_text(total)} из {of}{which}")
+    summary = pick(lang, f"{title}: {points_text(total, lang)} of {of}{which}",
+                   f"{title}: {points_text(total, lang)} из {of}{which}")
     holds = total <= limit
     excess = counted(total - limit, "point", lang)
     hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")
     return RuleCheck("roster.over_limit", title, summary, holds, Severity.error,
-                     value=points_text(total), band=f"≤ {limit}", hint=hint)
+                     value=points_text(total, lang), band=f"≤ {limit}", hint=hint)
 
 
 UNIT_RULES: dict[str, tuple[Severity, str, str]] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import get_ruleset
+from app.rules.base import Lang
 from app.rules.limits import MAX_ENGINES, MAX_LINES, MAX_UNITS
 from app.web.composition import segments
 from app.web.editing import (
@@ -134,7 +135,7 @@ def new_document(form: Form) -> dict[str, Any]:
             "historical": checked(form, "historical"), "units": [], "engines": []}
 
 
-def page_context(doc: Document, result: dict[str, Any],
-                 catalogue: dict[str, Any]) -> dict[str, Any]:
+def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any],
+                 lang: Lang) -> dict[str, Any]:
     """What this system's templates need beyond the document and its priced result."""
     return {"bar": segments(doc["units"], [troop["id"] for troop in catalogue["troop_types"]])}

@@ -109,13 +109,13 @@ def new_document(form: Form) -> dict[str, Any]:
             "points_limit": whole(form, "points_limit", required=False), "units": []}
 
 
-def _chance(value: dict[str, Any] | None) -> str | None:
+def _chance(value: dict[str, Any] | None, lang: Lang) -> str | None:
     if value is None:
         return None
     exact = Fraction(value["exact"])
     if exact.denominator == 1:  # never or always: "0 %", not "0/1 (0 %)"
-        return f"{percent_text(exact)} %"
-    return f"{value['exact']} ({percent_text(exact)} %)"
+        return f"{percent_text(exact, lang)} %"
+    return f"{value['exact']} ({percent_text(exact, lang)} %)"
 
 
 def _exact(text: str) -> str:
@@ -124,15 +124,15 @@ def _exact(text: str) -> str:
     return str(value.numerator) if value.denominator == 1 else text
 
 
-def page_context(doc: Document, result: dict[str, Any],
-                 catalogue: dict[str, Any]) -> dict[str, Any]:
+def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any],
+                 lang: Lang) -> dict[str, Any]:
     """Display text of the derived figures (chances as fractions and percentages)."""
     return {
         "densities": list(range(catalogue["limits"]["density"]["min"],
                                 catalogue["limits"]["density"]["max"] + 1)),
-        "fd_chances": [[_chance(line["hit_chance"]) for line in unit["lines"]]
+        "fd_chances": [[_chance(line["hit_chance"], lang) for line in unit["lines"]]
                        for unit in result["units"]],
-        "fd_shields": [_chance(unit["shield_wall"]["chance"]) if unit["shield_wall"] else None
+        "fd_shields": [_chance(unit["shield_wall"]["chance"], lang) if unit["shield_wall"] else None
                        for unit in result["units"]],
         "fd_blocks": [_exact(unit["shield_wall"]["expected_blocks"]["exact"])
                       if unit["shield_wall"] else None for unit in result["units"]],

@@ -83,8 +83,8 @@ def new_document(form: Form) -> dict[str, Any]:
             "points_limit": whole(form, "points_limit", required=False), "units": []}
 
 
-def page_context(doc: Document, result: dict[str, Any],
-                 catalogue: dict[str, Any]) -> dict[str, Any]:
+def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any],
+                 lang: Lang) -> dict[str, Any]:
     """The formations each class allows, so each unit's select offers only those."""
     return {
         "allowed_formations": {c["id"]: c["formations"] for c in catalogue["classes"]},
