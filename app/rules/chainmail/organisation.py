@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from app.rules.base import Lang, RuleCheck, Severity, pick, points_text
+from app.rules.base import Lang, RuleCheck, Severity, pick
 from app.rules.chainmail.catalogue import TROOPS, WEAPONS
 from app.rules.chainmail.pricing import PricedRoster
 from app.rules.chainmail.roster import ChainmailRoster, Unit
-from app.rules.words import counted
+from app.rules.points_limit import points_limit_check
 
 # "Light horse may be mixed with medium, and medium with heavy; other types may not be mixed."
 MIXABLE: tuple[frozenset[str], ...] = (
@@ -30,16 +30,7 @@ def _names(ids: list[str], lang: Lang, table: dict) -> str:  # type: ignore[type
 def over_limit(roster: ChainmailRoster, priced: PricedRoster, lang: Lang) -> list[RuleCheck]:
     if roster.points_limit is None:
         return []
-    total, limit = priced.total, roster.points_limit
-    title = pick(lang, "Points limit", "Лимит очков")
-    of = counted(limit, "point_of", lang)
-    summary = pick(lang, f"{title}: {points_text(total, lang)} of {of}",
-                   f"{title}: {points_text(total, lang)} из {of}")
-    holds = total <= limit
-    excess = counted(total - limit, "point", lang)
-    hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")
-    return [RuleCheck("roster.over_limit", title, summary, holds, Severity.error,
-                      value=points_text(total, lang), band=f"≤ {limit}", hint=hint)]
+    return [points_limit_check(priced.total, roster.points_limit, lang)]
 
 
 def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.rules.base import Issue, Lang, RuleCheck, Severity, pick, points_text
+from app.rules.base import Issue, Lang, RuleCheck, Severity, pick
 from app.rules.formation_density.catalogue import CLASSES, MAX_DENSITY, MIN_DENSITY, WEAPONS
 from app.rules.formation_density.roster import FormationDensityRoster, Line, Unit
-from app.rules.words import counted
+from app.rules.points_limit import points_limit_check
 
 # code -> (severity, title in English, title in Russian), in the order the panel shows them.
 UNIT_RULES: dict[str, tuple[Severity, str, str]] = {
@@ -123,16 +123,7 @@ def unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
 def over_limit(roster: FormationDensityRoster, lang: Lang) -> list[RuleCheck]:
     if roster.points_limit is None:
         return []
-    total, limit = roster.total(), roster.points_limit
-    title = pick(lang, "Points limit", "Лимит очков")
-    of = counted(limit, "point_of", lang)
-    summary = pick(lang, f"{title}: {points_text(total, lang)} of {of}",
-                   f"{title}: {points_text(total, lang)} из {of}")
-    holds = total <= limit
-    excess = counted(total - limit, "point", lang)
-    hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")
-    return [RuleCheck("roster.over_limit", title, summary, holds, Severity.error,
-                      value=points_text(total, lang), band=f"≤ {limit}", hint=hint)]
+    return [points_limit_check(roster.total(), roster.points_limit, lang)]
 
 
 def assess(roster: FormationDensityRoster, lang: Lang = "en") -> list[RuleCheck]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from app.rules.base import Issue, Lang, RuleCheck, Severity, pick, points_text
+from app.rules.base import Issue, Lang, RuleCheck, Severity, pick
 from app.rules.line_and_square.catalogue import (
     CLASSES,
     DEFAULT_POINTS_LIMIT,
@@ -12,6 +12,7 @@ from app.rules.line_and_square.catalogue import (
     SQUARE_MIN_FIGURES,
 )
 from app.rules.line_and_square.roster import LineAndSquareRoster, Unit
+from app.rules.points_limit import points_limit_check
 from app.rules.words import counted
 
 
@@ -28,18 +29,9 @@ def _label(index: int, unit: Unit, lang: Lang) -> str:
 
 
 def over_limit(roster: LineAndSquareRoster, total: Fraction, lang: Lang) -> RuleCheck:
-    limit = points_limit(roster)
-    title = pick(lang, "Points limit", "Лимит очков")
     which = "" if roster.points_limit is not None else pick(
         lang, " (the usual limit, as none is set)", " (обычный лимит: свой не задан)")
-    of = counted(limit, "point_of", lang)
-    summary = pick(lang, f"{title}: {points_text(total, lang)} of {of}{which}",
-                   f"{title}: {points_text(total, lang)} из {of}{which}")
-    holds = total <= limit
-    excess = counted(total - limit, "point", lang)
-    hint = "" if holds else pick(lang, f"remove {excess}", f"уберите {excess}")
-    return RuleCheck("roster.over_limit", title, summary, holds, Severity.error,
-                     value=points_text(total, lang), band=f"≤ {limit}", hint=hint)
+    return points_limit_check(total, points_limit(roster), lang, which)
 
 
 UNIT_RULES: dict[str, tuple[Severity, str, str]] = {
