@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.rules import RULESETS
+from app.rules import RULESETS, names
 
 
 def field_path(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -53,6 +53,9 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if where is not None:
                 message += f" (at character {where})"
             loc = ["body"]
+        if (error.get("type") == "string_pattern_mismatch"
+                and (error.get("ctx") or {}).get("pattern") in names.PATTERNS):
+            message = names.MESSAGE  # not the pattern: a class of some thirty ranges
         out.append({"field": field_path(loc), "message": message,
                     "type": error.get("type", "value_error"), "loc": loc})
     return out

@@ -38,7 +38,7 @@ from app.models import (
 from app.models import Revision as RevisionRow
 from app.rules import Evaluation, get_ruleset
 from app.stored_documents import DOCUMENT as _DOCUMENT
-from app.stored_documents import KEPT_TEXT, MAX_TEXT, parsed, weight
+from app.stored_documents import KEPT_TEXT, MAX_TEXT, parsed, read_stored, weight
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits
@@ -468,8 +468,7 @@ def get_revision(session: Session, roster_id: str, version: int) -> Revision:
                                                          RevisionRow.version == version)).first()
         if row is None:
             raise RevisionNotFound(roster_id, version)
-        return Revision(row.version, _utc(row.created_at),
-                        _DOCUMENT.validate_json(row.document))
+        return Revision(row.version, _utc(row.created_at), read_stored(row.document))
 
 
 # Devices: a browser remembered by an HttpOnly cookie, so "my rosters" needs no account.

@@ -11,14 +11,16 @@ simply never asked for again and falls out.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from app.kept import Kept
-from app.rules import RosterDocument
+from app.rules import RosterDocument, names
 
 DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
+
 # A parsed document takes about twelve times its text in memory (measured: 17 KB for a 10-unit
 # roster of 1.4 KB of text, 161 KB for 100 units of 12.7 KB). A keeper of documents is bounded
 # by the text it stands for: KEPT_TEXT in all, each text counted as at least MIN_WEIGHT (so at
@@ -34,6 +36,19 @@ def weight(text_length: int) -> int:
     return max(text_length, MIN_WEIGHT)
 
 
+def read_stored(text: str) -> BaseModel:
+    """The document a stored text holds; invalid text raises pydantic's ValidationError. One
+    stored before names had to show a character is read with those names mended
+    (app.rules.names.mended), and is stored so at its next change."""
+    try:
+        return DOCUMENT.validate_json(text)  # type: ignore[no-any-return]
+    except ValidationError:
+        mended = names.mended(json.loads(text))
+        if mended is None:
+            raise
+    return DOCUMENT.validate_json(json.dumps(mended))  # type: ignore[no-any-return]
+
+
 class ParsedDocuments:
     def __init__(self, kept_text: int = KEPT_TEXT, longest: int = MAX_TEXT) -> None:
         self.longest = longest
@@ -45,7 +60,7 @@ class ParsedDocuments:
         found = self._kept.get(text)
         if found is not None:
             return found[0]
-        document = DOCUMENT.validate_json(text)
+        document = read_stored(text)
         self.keep(text, document)
         return document
 

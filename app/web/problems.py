@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from app.errors import describe
+from app.rules import names
 from app.web.i18n import gettext
 
 
@@ -98,6 +99,8 @@ def message(error: Mapping[str, Any]) -> str:
         return gettext("required")
     if kind == "too_long":
         return gettext("at most %(n)s") % {"n": ctx.get("max_length")}
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") in names.PATTERNS:
+        return gettext("must contain a visible character, not only spaces or invisible ones")
     if kind in ("int_parsing", "int_type", "int_from_float"):
         return gettext("must be a whole number")
     if kind in ("literal_error", "enum"):

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from app.rules import limits
 from app.rules.base import Whole, whole_in
 from app.rules.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
+from app.rules.names import RosterName, UnitName
 
 # Literal types built from the catalogue: the data stays the single source of the ids.
 TroopId = Literal.__getitem__(tuple(TROOPS))  # type: ignore[attr-defined]
@@ -21,12 +22,6 @@ EngineId = Literal.__getitem__(tuple(ENGINES))  # type: ignore[attr-defined]
 NationId = Literal.__getitem__(tuple(NATIONS))  # type: ignore[attr-defined]
 FlagId = Literal.__getitem__(tuple(FLAGS))  # type: ignore[attr-defined]
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=limits.MAX_NAME)]
-RosterName = Annotated[
-    # The pattern says in the JSON Schema what stripping says here: not only spaces.
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.MAX_NAME,
-                           pattern=r"\S")
-]
 Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
 
 
@@ -43,7 +38,7 @@ class Line(_Document):
 
 
 class Unit(_Document):
-    name: Name = ""
+    name: UnitName = ""
     mercenary: bool = False
     flags: list[FlagId] = Field(  # type: ignore[valid-type]
         default_factory=list, max_length=len(FLAGS), json_schema_extra={"uniqueItems": True})

@@ -15,16 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, StringConstr
 from app.rules import limits
 from app.rules.base import Whole, whole_in
 from app.rules.formation_density import catalogue as cat
+from app.rules.names import RosterName, UnitName
 
 ClassId = Literal.__getitem__(tuple(cat.CLASSES))  # type: ignore[attr-defined]
 WeaponId = Literal.__getitem__(tuple(cat.WEAPONS))  # type: ignore[attr-defined]
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=limits.MAX_NAME)]
-RosterName = Annotated[
-    # The pattern says in the JSON Schema what stripping says here: not only spaces.
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.MAX_NAME,
-                           pattern=r"\S")
-]
 Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
 Flag = Annotated[bool, Field(strict=True)]
 
@@ -67,7 +62,7 @@ class Line(_Document):
 
 
 class Unit(_Document):
-    name: Name = ""
+    name: UnitName = ""
     density: Whole = Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY, strict=True)
     files: Whole = Field(ge=cat.MIN_FILES, le=cat.MAX_FILES, strict=True)
     points: Points = None

@@ -15,16 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, StringConstr
 from app.rules import limits
 from app.rules.base import Whole, whole_in
 from app.rules.line_and_square import catalogue as cat
+from app.rules.names import RosterName, UnitName
 
 ClassId = Literal.__getitem__(tuple(cat.CLASSES))  # type: ignore[attr-defined]
 FormationId = Literal.__getitem__(tuple(cat.FORMATIONS))  # type: ignore[attr-defined]
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=limits.MAX_NAME)]
-RosterName = Annotated[
-    # The pattern says in the JSON Schema what stripping says here: not only spaces.
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.MAX_NAME,
-                           pattern=r"\S")
-]
 Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
 
 
@@ -51,7 +46,7 @@ class _Document(BaseModel):
 
 
 class Unit(_Document):
-    name: Name = ""
+    name: UnitName = ""
     unit_class: ClassId = Field(alias="class")  # type: ignore[valid-type]
     figures: Whole = Field(ge=cat.MIN_FIGURES, le=cat.MAX_FIGURES, strict=True)
     speed: Whole = Field(ge=cat.MIN_SPEED, le=cat.MAX_SPEED, strict=True)
