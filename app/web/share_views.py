@@ -2,10 +2,13 @@
 
 A share link is read far more often than its roster changes, and drawing the page (pricing,
 judging, the template) is nearly all of its cost. A drawn page is kept under the roster's id
-and version, the page language and the address asked for, so a change (a new version) or a
-deletion (no live version) is never answered from here. The browser's CSRF token, the one
-thing on the page that differs between visitors, is drawn as a mark and put in on the way out.
-Each process keeps at most MAX_BYTES of pages, least recently used dropped first.
+and version, the page language and what of the address the page shows (the site as it was
+reached, and a language asked for in the query: any other query string is left out of the key
+and of the page), so a change (a new version) or a deletion (no live version) is never answered
+from here, and `?x=1`, `?x=2` … neither draw a page again nor push others out. The browser's
+CSRF token, the one thing on the page that differs between visitors, is drawn as a mark and put
+in on the way out. Each process keeps at most MAX_BYTES of pages, least recently used dropped
+first.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ MAX_BYTES = 8 * 1024 * 1024
 # Drawn where the CSRF token goes; random, so no roster text can contain it.
 CSRF_MARK = f"csrf-{secrets.token_hex(16)}"
 
-Key = tuple[str, int, str, str]  # roster id, version, language, address asked for
+Key = tuple[str, int, str, str]  # roster id, version, language, address the page shows
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,11 @@ that was deleted."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
+from app.web import share_views
 from tests.helpers.documents import army
 
 
@@ -53,3 +55,37 @@ def test_a_kept_page_is_kept_per_language(client: TestClient) -> None:
     russian = client.get(f"/r/{roster['id']}", headers={"Accept-Language": "ru"}).text
     assert 'lang="en"' in english and "Copy to my rosters" in english
     assert 'lang="ru"' in russian and "Copy to my rosters" not in russian
+
+
+def test_a_query_string_that_changes_nothing_is_the_same_kept_page(client: TestClient) -> None:
+    # Else anyone could have a page drawn again (pricing, judging, the template) as often as
+    # they like, and push other rosters' pages out, with `?x=1`, `?x=2` …
+    roster = client.post("/api/v1/rosters", json=army()).json()
+    view = f"/r/{roster['id']}"
+    share_views.clear()
+    try:
+        marked = client.get(f"{view}?utm_source=mark-1&x=2")
+        assert marked.status_code == 200
+        pages = [client.get(view).text] + [client.get(f"{view}?x={n}").text for n in range(5)]
+        assert len(share_views._pages) == 1  # drawn once
+        plain = pages[0]
+        assert all(page == plain for page in pages)
+        # The page is the one of the plain address: no visitor's query string in its links.
+        assert "mark-1" not in marked.text and "mark-1" not in plain
+        assert f'href="/lang/ru?next={quote(view)}"' in plain
+        assert f'value="http://testserver{view}"' in plain  # the share link
+
+        # A language asked for in the address does change the page, and its links keep it.
+        russian = client.get(f"{view}?lang=ru&x=1")
+        assert 'lang="ru"' in russian.text and len(share_views._pages) == 2
+        assert f'href="/lang/en?next={quote(view + "?lang=ru")}"' in russian.text
+        assert client.get(f"{view}?x=3&lang=ru").text == russian.text
+        assert len(share_views._pages) == 2
+
+        # The share link shows the site as it was reached.
+        elsewhere = client.get(view, headers={"Host": "muster.example"})
+        assert f'value="http://muster.example{view}"' in elsewhere.text
+        assert "testserver" not in elsewhere.text
+        assert f'value="http://testserver{view}"' in client.get(f"{view}?y").text
+    finally:
+        share_views.clear()
