@@ -76,7 +76,7 @@ def _unwrap(value: Any, lang: Lang) -> dict[str, Any]:
         en, ru = _JSON_KINDS.get(type(value), ("something else", "что-то другое"))
         raise _refuse("file", pick(
             lang, f"must be a JSON object (a roster or a Muster export), not {en}",
-            f"должен быть объектом JSON (ростер или экспорт Muster), а не: {ru}"),
+            f"должен быть объектом JSON (армия или экспорт Muster), а не: {ru}"),
             "dict_type")
     fmt = value.get("format", FORMAT)
     if fmt not in KNOWN_FORMATS:

@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Stored, it could not be sent back within the body limit (read, then PUT; exported,
         # then imported): refused as a body over the limit is. Pages word it themselves.
         text = pick("ru" if request.query_params.get("lang") == "ru" else "en", str(exc),
-                    f"ростер занял бы {exc.size} байт при хранении, больше {exc.limit}, которые "
+                    f"армия заняла бы {exc.size} байт при хранении, больше {exc.limit}, которые "
                     "может нести запрос: его нельзя было бы отправить обратно ни прочитанным, "
                     "ни выгруженным")
         return JSONResponse(status_code=413, content=errors.refusal_body(text))

@@ -3,6 +3,9 @@
     python tools/i18n.py                       # after changing templates or Python strings
     python tools/i18n.py --add new-ru.json     # also fill msgstr from {"English": "Русский"}
 
+A message with a context (`tp("line_and_square", "Unit %(n)s")` in a template) is keyed in the
+JSON as gettext keys it, the context and the message joined by "\u0004".
+
 Prints every message still without a Russian translation. Several people may run it at once:
 a file lock keeps their writes from interleaving.
 """
@@ -42,7 +45,7 @@ def main() -> int:
     with lock_path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         run("extract", "-F", "babel.cfg", "-k", "_", "-k", "gettext", "-k", "ngettext",
-            "-k", "t", "--no-location", "--omit-header", "-o", str(POT), ".")
+            "-k", "t", "-k", "tp:1c,2", "--no-location", "--omit-header", "-o", str(POT), ".")
         missing: list[str] = []
         for lang in LANGS:
             po = LOCALE / lang / "LC_MESSAGES" / "messages.po"
@@ -57,10 +60,12 @@ def main() -> int:
                 if not message.id:
                     continue
                 if lang == "ru":
-                    if message.id in additions:
-                        message.string = additions[message.id]
+                    # A message with a context is keyed as gettext keys it: "context\x04id".
+                    key = f"{message.context}\x04{message.id}" if message.context else message.id
+                    if key in additions:
+                        message.string = additions[key]
                     elif not message.string:
-                        missing.append(str(message.id))
+                        missing.append(key)
                 message.flags.discard("fuzzy")
             with po.open("wb") as handle:
                 write_po(handle, catalog, width=100, no_location=True)

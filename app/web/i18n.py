@@ -94,5 +94,11 @@ def gettext(message: str) -> str:
     return translations(_current.get()).ugettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """gettext of a message that one rule system words its own way: Line and Square's seed
+    says «подразделение» where the others say «отряд», for the same English "unit"."""
+    return translations(_current.get()).upgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current.get()).ungettext(singular, plural, n)

@@ -23,7 +23,8 @@ from app.rules.base import LANGS, Lang, decimal_text
 from app.web import i18n
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
-TRANSLATORS = ("_", "t")  # the i18n extension's gettext, and the plain one below
+# The i18n extension's gettext, the plain one below, and the plain one with a context.
+TRANSLATORS = ("_", "t", "tp")
 
 
 class _Literals(NodeTransformer):
@@ -31,7 +32,8 @@ class _Literals(NodeTransformer):
     page does not call gettext (and escape its answer) for every label on every request: on
     an editor change those calls were a third of drawing the answer. Each result is what the
     call gives at run time: `_` (the i18n extension's, newstyle) is markup formatted with no
-    variables ("%%" becomes "%"), `t` is plain text, escaped when written."""
+    variables ("%%" becomes "%"), `t` is plain text, escaped when written, and so is
+    `tp("context", "…")`, a message worded its own way in one context (i18n.pgettext)."""
 
     def __init__(self, lang: Lang) -> None:
         self.translations = i18n.translations(lang)
@@ -40,11 +42,15 @@ class _Literals(NodeTransformer):
         self.generic_visit(node)
         callee, args = node.node, node.args
         if not (isinstance(callee, nodes.Name) and callee.name in TRANSLATORS
-                and len(args) == 1 and isinstance(args[0], nodes.Const)
-                and isinstance(args[0].value, str) and not node.kwargs
-                and node.dyn_args is None and node.dyn_kwargs is None):
+                and len(args) == (2 if callee.name == "tp" else 1)
+                and all(isinstance(a, nodes.Const) and isinstance(a.value, str) for a in args)
+                and not node.kwargs and node.dyn_args is None and node.dyn_kwargs is None):
             return node
-        text = self.translations.ugettext(args[0].value)
+        if callee.name == "tp":
+            context, message = (a.value for a in args)  # type: ignore[attr-defined]
+            return nodes.Const(self.translations.upgettext(context, message),
+                               lineno=node.lineno)
+        text = self.translations.ugettext(args[0].value)  # type: ignore[attr-defined]
         if callee.name == "_":
             return nodes.MarkSafe(nodes.Const(str(Markup(text) % {})), lineno=node.lineno)
         return nodes.Const(text, lineno=node.lineno)
@@ -94,6 +100,7 @@ env.globals["RULESETS"] = RULESETS
 # A plain gettext for hot loops: the i18n extension's `_` goes through the template context
 # on every call, which on a 100-unit editor cost more than the rest of the page.
 env.globals["t"] = i18n.gettext
+env.globals["tp"] = i18n.pgettext
 
 
 def _for(lang: Lang) -> Jinja2Blocks:

@@ -151,3 +151,36 @@ def test_a_number_field_keeps_its_decimal_point_in_russian(client: TestClient) -
     editor = client.get(f"/r/{created['id']}/edit?key={created['edit_key']}&lang=ru").text
     assert re.search(r'id="u0-points"[^>]* value="2\.5"', editor)
     assert re.search(r'id="u0-cost">2,5 ', editor)
+
+
+# ---------------------------------------------------------------- each system's own words
+
+def test_line_and_square_says_подразделение_where_the_others_say_отряд(
+        client: TestClient) -> None:
+    # The Line and Square seed calls a unit «подразделение» (41 times, «отряд» 16); Chainmail's
+    # and Formation Density's call it «отряд». The English is "unit" in all three.
+    pages = {}
+    for ruleset, unit in (("line_and_square", {"class": "line_infantry", "figures": 12,
+                                               "speed": 6, "points": 2,
+                                               "formation": "close_order"}),
+                          ("chainmail", {"lines": [{"troop": "light_foot", "figures": 10,
+                                                    "weapon": "bow"}]})):
+        created = client.post("/api/v1/rosters", json={
+            "name": "Войско", "ruleset": ruleset, "units": [unit]}).json()
+        pages[ruleset] = client.get(
+            f"/r/{created['id']}/edit?key={created['edit_key']}&lang=ru").text
+    assert 'aria-label="Подразделение 1"' in pages["line_and_square"]
+    assert "Добавить подразделение" in _seen(pages["line_and_square"])
+    assert "Название подразделения" in _seen(pages["line_and_square"])
+    assert not re.search("отряд", pages["line_and_square"], re.IGNORECASE)
+    assert 'aria-label="Отряд 1"' in pages["chainmail"]
+    assert "Добавить отряд" in _seen(pages["chainmail"])
+    assert not re.search("подразделени", pages["chainmail"], re.IGNORECASE)
+
+
+def test_a_roster_is_an_армия_not_a_ростер(client: TestClient) -> None:
+    # «Ростер» is no word of the seeds; they say «армия».
+    home = _seen(client.get("/?lang=ru").text)
+    assert "Мои армии" in home and "остер" not in home
+    missing = client.get("/r/AAAAAAAAAAAAAAAA?lang=ru")
+    assert missing.status_code == 404 and "По этому адресу нет армии." in missing.text

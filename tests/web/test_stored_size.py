@@ -104,4 +104,4 @@ def test_only_the_latest_revisions_are_kept(few_revisions: TestClient) -> None:
 def test_the_refusal_speaks_russian_when_asked(small: TestClient) -> None:
     answer = small.post("/api/v1/rosters?lang=ru", json=roster(70))
     assert answer.status_code == 413
-    assert answer.json()["message"].startswith("ростер занял бы ")
+    assert answer.json()["message"].startswith("армия заняла бы ")

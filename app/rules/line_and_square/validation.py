@@ -110,7 +110,7 @@ def officer_check(roster: LineAndSquareRoster, lang: Lang) -> RuleCheck:
                    f"{title}: подразделений с офицером — {value}")
     hint = "" if with_officer else pick(
         lang, "give one unit an officer: units within 12\" of it get +1 to order tests",
-        "дайте офицера одному из подразделений: отряды ближе 12\" от него получают +1 "
+        "дайте офицера одному из подразделений: те, что ближе 12\" от него, получают +1 "
         "к тесту на приказ")
     return RuleCheck("army.no_officer", title, summary, bool(with_officer), Severity.warning,
                      value=value, band="≥ 1", hint=hint)
