@@ -123,3 +123,15 @@ def test_drawn_option_lists_mark_the_selected_value_each_time() -> None:
 def test_site_address_is_starlettes_base_url(scope: dict, address: str) -> None:
     request = Request({"type": "http", "path": "/r/x/edit", "query_string": b"", **scope})
     assert site_address(request) == address == str(request.base_url).rstrip("/")
+
+
+CONTEXTUAL = ('{{ tp("line_and_square", "Unit %(n)s")|format(n=2) }}|'
+              '{{ t("Unit %(n)s")|format(n=2) }}')
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_message_with_a_context_is_translated_early_as_at_run_time(lang: str) -> None:
+    i18n.use_lang(lang)  # type: ignore[arg-type]
+    early = TEMPLATES[lang].env.from_string(CONTEXTUAL).render()  # type: ignore[index]
+    assert early == _at_run_time(lang).from_string(CONTEXTUAL).render()
+    assert early == {"en": "Unit 2|Unit 2", "ru": "Подразделение 2|Отряд 2"}[lang]
