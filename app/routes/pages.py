@@ -302,13 +302,14 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
         # A form's every field is text: here (not in the JSON API) "400" is read as 400.
         model = DOCUMENT.validate_python(SYSTEMS[ruleset].new_document(form), strict=False)
     except editing.EditError as exc:
-        return _refuse(request, 422, edit_problem(exc.field, exc.message))
+        system = ruleset if ruleset in SYSTEMS else None
+        return _refuse(request, 422, edit_problem(exc.field, exc.message, system=system))
     except ValidationError as exc:
         device_id = _device(request, session)
         mine = services.my_rosters(session, device_id) if device_id else []
         return page(request, "rosters/home.html",
                     {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": form,
-                     "error": problem_text(exc.errors())},
+                     "error": problem_text(exc.errors(), system=ruleset)},
                     status_code=422)
     if (refused := _over_limit(request, session)) is not None:
         return refused
@@ -596,12 +597,13 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
         ) % {"v": stored.version}
         status = 409
     except editing.EditError as exc:
-        problem, status = edit_problem(exc.field, exc.message, form.get("unit")), 422
+        problem = edit_problem(exc.field, exc.message, form.get("unit"), stored.ruleset)
+        status = 422
     except services.DocumentTooLarge:
         problem, status = i18n.gettext(
             "This change would make the roster too large to store. It was not saved."), 422
     except ValidationError as exc:
-        problem, status = problem_text(exc.errors()), 422
+        problem, status = problem_text(exc.errors(), system=stored.ruleset), 422
     return _edited(request, roster_id, form, stored, model, evaluated, problem, status)
 
 

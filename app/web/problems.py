@@ -13,7 +13,7 @@ from typing import Any
 
 from app.errors import describe
 from app.rules import names
-from app.web.i18n import gettext
+from app.web.i18n import gettext, pgettext
 
 
 def N_(message: str) -> str:
@@ -41,18 +41,44 @@ _LINE_FIELD = re.compile(r"(?P<field>[a-z_]+?)_(?P<line>\d+)")
 _STEP = re.compile(r"(?P<key>[a-z_]+)\[(?P<index>\d+)\]")
 
 
-def _label(key: str, of_line: bool = False) -> str:
+# Rule systems whose seeds word some things their own way: their templates say
+# tp("line_and_square", "Unit %(n)s") (Line and Square's «подразделение», where the others say
+# «отряд»), and a refusal names the field as that system's form does.
+OWN_WORDS = frozenset({"line_and_square"})
+
+
+def _word(message: str, system: str | None) -> str:
+    """`message` as `system`'s pages word it: in the system's gettext context where it has a
+    translation there, else as every page words it (pgettext gives back the English msgid
+    for a context without one)."""
+    if system is not None and system in OWN_WORDS:
+        own = pgettext(system, message)
+        if own != message:
+            return own
+    return gettext(message)
+
+
+def _label(key: str, of_line: bool = False, system: str | None = None) -> str:
     if of_line and key in LINE_LABELS:
-        return gettext(LINE_LABELS[key])
-    return gettext(LABELS[key]) if key in LABELS else key
+        return _word(LINE_LABELS[key], system)
+    return _word(LABELS[key], system) if key in LABELS else key
 
 
-def field_label(field: str, unit: str | None = None) -> str:
+def _system_of(loc: Any) -> str | None:
+    """The rule system whose model refused a value: the discriminated union of documents puts
+    its tag ('line_and_square') first in the error's path."""
+    first = loc[0] if isinstance(loc, (list, tuple)) and loc else None
+    return first if isinstance(first, str) and first in OWN_WORDS else None
+
+
+def field_label(field: str, unit: str | None = None, system: str | None = None) -> str:
     """'units[2].lines[0].figures' → 'Unit 3, line 1, Figures'; 'figures_0' of the form of unit
-    2 → 'Unit 3, line 1, Figures'; 'points_limit' → 'Points limit'."""
+    2 → 'Unit 3, line 1, Figures'; 'points_limit' → 'Points limit'. A unit of `system` (the
+    roster's rule system, when known) is named in its own word: 'Подразделение 3' for Line
+    and Square in Russian, 'Отряд 3' for the others."""
     parts: list[str] = []
     if unit is not None and unit.isdigit():
-        parts.append(gettext("Unit %(n)s") % {"n": int(unit) + 1})
+        parts.append(_word("Unit %(n)s", system) % {"n": int(unit) + 1})
     in_line = False
     for step in field.split("."):
         indexed = _STEP.fullmatch(step)
@@ -61,15 +87,15 @@ def field_label(field: str, unit: str | None = None) -> str:
             n = int(indexed["index"]) + 1
             key = indexed["key"]
             in_line = key == "lines"
-            parts.append(gettext("Unit %(n)s") % {"n": n} if key == "units" else
+            parts.append(_word("Unit %(n)s", system) % {"n": n} if key == "units" else
                          gettext("line %(n)s") % {"n": n} if key == "lines" else
                          gettext("engine %(n)s") % {"n": n} if key == "engines" else
-                         f"{_label(key)} {n}")
+                         f"{_label(key, system=system)} {n}")
         elif line and line["field"] in LABELS and step not in LABELS:
             parts.append(gettext("line %(n)s") % {"n": int(line["line"]) + 1})
-            parts.append(_label(line["field"], of_line=True))
+            parts.append(_label(line["field"], of_line=True, system=system))
         else:
-            parts.append(_label(step, of_line=in_line))
+            parts.append(_label(step, of_line=in_line, system=system))
     label = ", ".join(parts)
     return label[:1].upper() + label[1:]  # "Engine 2, Count", as a sentence starts
 
@@ -108,15 +134,20 @@ def message(error: Mapping[str, Any]) -> str:
     return str(error.get("message") or error.get("msg") or "")
 
 
-def problem_text(errors: Iterable[Mapping[str, Any]], most: int = 5) -> str:
+def problem_text(errors: Iterable[Mapping[str, Any]], most: int = 5,
+                 system: str | None = None) -> str:
     """pydantic's errors (with their context: the bound a value broke) in the player's words,
-    '; '-separated; the fields as app.errors.describe finds them in the document."""
+    '; '-separated; the fields as app.errors.describe finds them in the document, named in
+    the words of `system`, or of the rule system whose model refused the document (its tag
+    in the error's path: an import or a new army knows no other)."""
     raw = [dict(e) for e in errors][:most]
-    return "; ".join(f"{field_label(d['field'])}: {message(e)}"
-                     for e, d in zip(raw, describe(raw), strict=True))
+    return "; ".join(
+        f"{field_label(d['field'], system=system or _system_of(e.get('loc')))}: {message(e)}"
+        for e, d in zip(raw, describe(raw), strict=True))
 
 
-def edit_problem(field: str, text: str, unit: str | None = None) -> str:
+def edit_problem(field: str, text: str, unit: str | None = None,
+                 system: str | None = None) -> str:
     """An editor action's refusal (app.web.editing.EditError), its field named as the form
-    shows it."""
-    return f"{field_label(field, unit)}: {text}"
+    of `system` (the roster's rule system) shows it."""
+    return f"{field_label(field, unit, system)}: {text}"

@@ -3,6 +3,7 @@ the order-test calculator and the rules page."""
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.web.systems import SYSTEMS
+from tests.web.test_pages import create_army
 
 HX = {"HX-Request": "true"}
 RU = {"Accept-Language": "ru"}
@@ -320,11 +322,52 @@ def test_the_about_page_leads_to_the_rules_page_and_the_calculator(client: TestC
     assert 'href="/rules/line_and_square"' in page and 'href="/calc/order-test"' in page
 
 
+def refusal_of(client: TestClient, roster_id: str, headers: dict[str, str],
+               **fields: str) -> str:
+    """The problem the editor draws for a change of unit 0 that it refuses."""
+    data = {"csrf": client.cookies.get("muster_csrf"),
+            "version": str(stored(client, roster_id)["version"]), **fields}
+    response = client.post(f"/r/{roster_id}/edit", data=data, headers={**HX, **headers})
+    assert response.status_code == 422
+    match = re.search(r'role="alert" tabindex="-1" autofocus>\s*<p>(.*?)</p>', response.text,
+                      re.S)
+    assert match, response.text
+    return unescape(match.group(1))
+
+
 def test_a_refusal_speaks_the_pages_language(client: TestClient) -> None:
     roster_id = create(client)
     edit(client, roster_id, **NEW_UNIT)
-    data = {"csrf": client.cookies.get("muster_csrf"),
-            "version": str(stored(client, roster_id)["version"]), **unit_form(points="lots")}
-    response = client.post(f"/r/{roster_id}/edit", data=data, headers={**HX, **RU})
-    assert response.status_code == 422
-    assert "Отряд 1, Очки: 'lots' — не число очков" in unescape(response.text)
+    # A unit of Line and Square is «подразделение» in Russian, as its seed and its form say
+    # (the others say «отряд»): refused by the editor's reading of the form ...
+    assert refusal_of(client, roster_id, RU, **unit_form(points="lots")) == \
+        "Подразделение 1, Очки: 'lots' — не число очков"
+    # ... and by the document's model
+    assert refusal_of(client, roster_id, RU, **unit_form(figures="0")) == \
+        "Подразделение 1, Фигуры: должно быть не меньше 1"
+    assert refusal_of(client, roster_id, {}, **unit_form(points="lots")) == \
+        "Unit 1, Points: 'lots' is not a number of points"
+
+
+def test_an_imported_line_and_square_file_names_its_units_in_its_own_word(
+        client: TestClient) -> None:
+    roster_id = create(client)
+    edit(client, roster_id, **NEW_UNIT)
+    document = stored(client, roster_id)["document"]
+    document["units"][0]["figures"] = 0
+    answer = client.post("/rosters/import", data={"csrf": csrf_of(client)}, headers=RU,
+                         files={"file": ("army.json", json.dumps(document).encode(),
+                                         "application/json")})
+    assert answer.status_code == 422
+    assert "Подразделение 1, Фигуры: должно быть не меньше 1" in unescape(answer.text)
+
+
+def test_the_other_systems_refusals_still_say_otryad(client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    chainmail = {"op": "update_unit", "unit": "0", "troop_0": "light_horse",
+                 "weapon_0": "composite_bow"}
+    assert refusal_of(client, roster_id, RU, **chainmail, figures_0="десять") == \
+        "Отряд 1, линия 1, Фигуры: «десять» — не целое число"
+    assert refusal_of(client, roster_id, RU, **chainmail, figures_0="0") == \
+        "Отряд 1, линия 1, Фигуры: должно быть не меньше 1"

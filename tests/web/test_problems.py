@@ -35,6 +35,22 @@ def test_fields_are_named_as_the_forms_show_them(lang: str, field: str, unit: st
     assert field_label(field, unit) == label
 
 
+@pytest.mark.parametrize(("lang", "system", "field", "unit", "label"), [
+    ("ru", "line_and_square", "units[2].points", None, "Подразделение 3, Очки"),
+    ("ru", "line_and_square", "figures", "0", "Подразделение 1, Фигуры"),
+    ("ru", "line_and_square", "unit_name", "1", "Подразделение 2, Название подразделения"),
+    ("en", "line_and_square", "figures", "0", "Unit 1, Figures"),
+    ("ru", "chainmail", "figures_0", "0", "Отряд 1, линия 1, Фигуры"),
+    ("ru", "formation_density", "units[0].files", None, "Отряд 1, Воинов в шеренге"),
+    ("ru", None, "figures", "0", "Отряд 1, Фигуры"),
+])
+def test_a_unit_is_named_in_its_rule_systems_word(lang: str, system: str | None, field: str,
+                                                  unit: str | None, label: str) -> None:
+    # Line and Square's seed says «подразделение», the others «отряд» (as their forms do).
+    i18n.use_lang(lang)  # type: ignore[arg-type]
+    assert field_label(field, unit, system) == label
+
+
 def refusal(doc: dict[str, object]) -> ValidationError:
     with pytest.raises(ValidationError) as refused:
         ChainmailRoster.model_validate(doc)
