@@ -216,6 +216,11 @@ def _choices(session: Any, ids: list[str], lang: Lang) -> tuple[list[Choice], li
             continue
         try:
             stored = services.get_roster(session, roster_id)
+        except services.RosterDeleted as gone:  # the API answers 410: it is not unknown
+            problems.append(i18n.gettext(
+                "Roster %(id)s was deleted. Its owner can restore it until %(date)s.")
+                % {"id": roster_id, "date": gone.restorable_until.date().isoformat()})
+            continue
         except services.RosterNotFound:
             problems.append(i18n.gettext("There is no roster %(id)s.") % {"id": roster_id})
             continue

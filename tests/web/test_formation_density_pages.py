@@ -241,6 +241,26 @@ def test_unreadable_rosters_are_explained_not_crashed(client: TestClient, query:
     assert answer.status_code == 422 and words in answer.text
 
 
+def test_a_deleted_roster_is_said_to_be_deleted_not_unknown(client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json={
+        "name": "Фаланга", "ruleset": "formation_density", "units": []}).json()
+    roster_id = created["id"]
+    gone = client.delete(f"/api/v1/rosters/{roster_id}",
+                         headers={"Authorization": f"Bearer {created['edit_key']}"})
+    assert gone.status_code == 204
+    until = client.get(f"/api/v1/rosters/{roster_id}").json()["message"].rpartition(" ")[2]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", until)
+    for query in (f"roster={roster_id}", f"add={roster_id}", f"a={roster_id}:0"):
+        answer = client.get(f"/calc/melee?{query}")
+        assert answer.status_code == 422
+        text = unescape(answer.text)
+        assert f"Roster {roster_id} was deleted. Its owner can restore it until {until}." \
+            in text and "There is no roster" not in text, query
+        russian = unescape(client.get(f"/calc/melee?{query}&lang=ru").text)
+        assert f"Армия {roster_id} удалена. Владелец может восстановить её до {until}." \
+            in russian and "Армии " not in russian, query
+
+
 def test_a_roster_link_that_cannot_be_added_stays_in_its_field(client: TestClient) -> None:
     # Typed, then Compute clicked: the field's change and the submit both ask. Were the field
     # cleared by the first answer, the second would replace its problem with "nothing to add".
