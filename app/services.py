@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel
-from sqlalchemy import bindparam, delete, insert, or_, update
+from sqlalchemy import bindparam, delete, func, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
@@ -45,6 +45,8 @@ KEY_BYTES = 16  # edit keys: 128 random bits
 # "My rosters" sorts by last change, not by last opening: when a roster was last opened is
 # kept only this precisely.
 REMEMBER_AGAIN_AFTER = timedelta(minutes=10)
+# Browsers that may edit one roster at once, by its edit link (open_with_key).
+MAX_EDITING_BROWSERS = 32
 MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL
 
 SortKey = Literal["name", "nation", "points", "updated"]
@@ -521,6 +523,43 @@ def remember(session: Session, device_id: int, roster_id: str, can_edit: bool) -
         else:
             seen.can_edit = seen.can_edit or can_edit
             seen.last_opened = now
+
+
+def open_with_key(session: Session, device_id: int, roster_id: str) -> None:
+    """The device opened the roster with its edit key (the editor's link): it may edit it.
+
+    A roster is edited by at most MAX_EDITING_BROWSERS browsers: past that, the ones that
+    opened it longest ago lose the right (a new edit link takes it from all of them at once).
+    One whose "my rosters" holds other rosters keeps this one to read, as after a new link; one
+    that was remembered for this roster alone is forgotten. Without the bound, a script opening
+    a link again and again, each time as a new browser, left a device and a grant behind every
+    time. Callers check the key first (check_edit_key).
+    """
+    remember(session, device_id, roster_id, True)
+    with _transaction(session):
+        past = session.exec(
+            select(DeviceRoster.device_id)
+            .where(DeviceRoster.roster_id == roster_id, col(DeviceRoster.can_edit))
+            .order_by(col(DeviceRoster.last_opened).desc(), col(DeviceRoster.device_id).desc())
+            .offset(MAX_EDITING_BROWSERS)).all()
+    if past:
+        _forget_editors(session, roster_id, list(past))
+
+
+def _forget_editors(session: Session, roster_id: str, device_ids: list[int]) -> None:
+    with _transaction(session, write=True):
+        alone = list(session.exec(
+            select(DeviceRoster.device_id)
+            .where(col(DeviceRoster.device_id).in_(device_ids))
+            .group_by(col(DeviceRoster.device_id))
+            .having(func.count() == 1)).all())
+        if alone:
+            session.exec(delete(DeviceRoster).where(  # type: ignore[call-overload]
+                col(DeviceRoster.device_id).in_(alone)))
+            session.exec(delete(Device).where(col(Device.id).in_(alone)))  # type: ignore[call-overload]
+        session.exec(update(DeviceRoster).where(  # type: ignore[call-overload]
+            DeviceRoster.roster_id == roster_id, col(DeviceRoster.device_id).in_(device_ids))
+            .values(can_edit=False))
 
 
 def can_edit(session: Session, device_id: int, roster_id: str) -> bool:

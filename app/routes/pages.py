@@ -491,7 +491,7 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
             return _missing(request)
         device_id = _device(request, session, create=True)
         assert device_id is not None
-        services.remember(session, device_id, roster_id, True)
+        services.open_with_key(session, device_id, roster_id)
         # The key leaves the address; a language asked for in it stays.
         lang = i18n.as_lang(request.query_params.get("lang"))
         return _redirect(request, f"/r/{quote(roster_id)}/edit" + (f"?lang={lang}" if lang else ""))

@@ -1,0 +1,77 @@
+"""Opening an edit link stores what a browser needs and no more, however often it is opened.
+
+The link's key is exchanged for a grant to a remembered browser (a device, by its cookie). A
+roster is edited by at most services.MAX_EDITING_BROWSERS browsers: past that, the ones that
+opened it longest ago lose the right, and a device remembered for that roster alone is
+forgotten. On SQLite and PostgreSQL (the `api` fixture).
+"""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from app import services
+from app.models import Device, DeviceRoster
+from tests.helpers.documents import army
+
+
+def stored(client: TestClient) -> tuple[int, int]:
+    """Devices, and rosters remembered by devices, in the database."""
+    with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
+        devices = session.exec(select(func.count()).select_from(Device)).one()
+        remembered = session.exec(select(func.count()).select_from(DeviceRoster)).one()
+        return int(devices), int(remembered)
+
+
+def editing_browsers(client: TestClient, roster_id: str) -> int:
+    with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
+        return int(session.exec(select(func.count()).select_from(DeviceRoster).where(
+            DeviceRoster.roster_id == roster_id, col(DeviceRoster.can_edit))).one())
+
+
+def new_roster(client: TestClient, name: str = "Linked") -> tuple[str, str]:
+    created = client.post("/api/v1/rosters", json=army(name=name)).json()
+    return created["id"], created["edit_key"]
+
+
+def test_browsers_that_keep_opening_an_edit_link_are_bounded_per_roster(
+        api: TestClient) -> None:
+    roster_id, key = new_roster(api)
+    link = f"/r/{roster_id}/edit?key={key}"
+    with TestClient(api.app) as owner, TestClient(api.app) as passerby:
+        # The owner's browser has rosters of its own; the passer-by's only this one.
+        owner.get("/")
+        made = owner.post("/rosters/new", data={
+            "csrf": owner.cookies["muster_csrf"], "name": "Owner's own", "ruleset": "chainmail"})
+        assert made.status_code == 200
+        assert owner.get(link).status_code == passerby.get(link).status_code == 200
+        assert editing_browsers(api, roster_id) == 2
+        before = stored(api)
+        # A script that keeps each answer's cookies, but as a new browser every time.
+        newcomers = services.MAX_EDITING_BROWSERS + 8
+        for _ in range(newcomers):
+            api.cookies.clear()
+            assert api.get(link).status_code == 200  # the editor: this one may edit
+        assert editing_browsers(api, roster_id) == services.MAX_EDITING_BROWSERS
+        devices, remembered = stored(api)
+        assert devices - before[0] <= services.MAX_EDITING_BROWSERS - 1  # the passer-by's went
+        assert remembered - before[1] <= services.MAX_EDITING_BROWSERS - 1
+        # The newest may edit; the owner, who opened it longest ago, keeps it to read.
+        assert api.get(f"/r/{roster_id}/edit").status_code == 200
+        assert owner.get(f"/r/{roster_id}/edit").status_code == 403
+        mine = owner.get("/").text
+        assert "Linked" in mine and "view only" in mine and "Owner&#39;s own" in mine
+        # The passer-by's browser is forgotten: nothing in its "my rosters", no right.
+        assert passerby.get(f"/r/{roster_id}/edit").status_code == 403
+        assert "Linked" not in passerby.get("/").text
+        # Its link opens the roster again for either of them, as for anyone holding it.
+        for browser in (owner, passerby):
+            reopened = browser.get(link)
+            assert reopened.status_code == 200
+            assert re.search(r'<h1 id="settings-heading">Linked</h1>', reopened.text)
+        assert editing_browsers(api, roster_id) == services.MAX_EDITING_BROWSERS
+
