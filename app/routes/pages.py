@@ -39,6 +39,9 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_lang
 DEVICE_COOKIE = "muster_device"
 CSRF_COOKIE = "muster_csrf"
 NEW_KEY_COOKIE = "muster_new_key"
+# An edit link's key, from the link to the editor's page that exchanges it (see editor).
+LINK_KEY_COOKIE = "muster_link_key"
+LINK_KEY_SECONDS = 120
 YEAR = 365 * 24 * 3600
 EDITOR_BLOCKS = ["editor", "version", "summary", "rules"]
 STATUS_ORDER = {"broken": 0, "warning": 1, "kept": 2}
@@ -97,7 +100,8 @@ def _finish(request: Request, response: Response) -> Response:
 
 
 def _device(request: Request, session: Any, create: bool = False) -> int | None:
-    token = request.cookies.get(DEVICE_COOKIE, "")
+    # A device made for this request is the browser's from now on (its cookie is on the way).
+    token = getattr(request.state, "new_device", None) or request.cookies.get(DEVICE_COOKIE, "")
     device_id = services.find_device(session, token) if token else None
     if device_id is None and create:
         device_id, token = services.new_device(session)
@@ -468,33 +472,63 @@ def _copy(request: Request, session: Session, roster_id: str, form: editing.Form
 
 # ---------------------------------------------------------------- the editor
 
+def _link_refused(request: Request, session: Session, roster_id: str,
+                  key: str) -> Response | None:
+    """The refusal of an edit link whose key is not the roster's, or of a deleted roster;
+    None for a good one."""
+    try:
+        services.check_edit_key(session, roster_id, key)
+    except services.RosterNotFound:
+        return _missing(request)
+    except services.KeyRejected:
+        return _refuse(request, 403, i18n.gettext("This edit link is not valid."), roster_id)
+    try:  # the key of a deleted roster is still its key: it may restore it (the API)
+        services.get_roster(session, roster_id)
+    except services.RosterDeleted as gone:
+        return _refuse(request, 410, i18n.gettext(
+            "This roster was deleted. With this edit link's key it can be restored through "
+            "the API until %(date)s.") % {"date": gone.restorable_until.date().isoformat()})
+    except services.RosterNotFound:
+        return _missing(request)
+    return None
+
+
 @router.get("/r/{roster_id}/edit")
 def editor(request: Request, roster_id: str, session: SessionDep, key: str = "") -> Response:
     if _no_such_id(roster_id):
         return _missing(request)
+    editor_path = f"/r/{roster_id}/edit"
     if key:
         # Exchange the edit link for a device grant, so the key leaves the address bar.
-        try:
-            services.check_edit_key(session, roster_id, key)
-        except services.RosterNotFound:
-            return _missing(request)
-        except services.KeyRejected:
-            return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
-                           roster_id)
-        try:  # the key of a deleted roster is still its key: it may restore it (the API)
-            services.get_roster(session, roster_id)
-        except services.RosterDeleted as gone:
-            return _refuse(request, 410, i18n.gettext(
-                "This roster was deleted. With this edit link's key it can be restored through "
-                "the API until %(date)s.") % {"date": gone.restorable_until.date().isoformat()})
-        except services.RosterNotFound:
-            return _missing(request)
-        device_id = _device(request, session, create=True)
-        assert device_id is not None
-        services.open_with_key(session, device_id, roster_id)
+        if (refused := _link_refused(request, session, roster_id, key)) is not None:
+            return refused
         # The key leaves the address; a language asked for in it stays.
         lang = i18n.as_lang(request.query_params.get("lang"))
-        return _redirect(request, f"/r/{quote(roster_id)}/edit" + (f"?lang={lang}" if lang else ""))
+        response = _redirect(request, quote(editor_path) + (f"?lang={lang}" if lang else ""))
+        device_id = _device(request, session)
+        if device_id is not None:
+            services.open_with_key(session, device_id, roster_id)
+        else:
+            # A browser not remembered yet is remembered when it comes back with the key in
+            # a cookie: a client that keeps no cookies (a script, a link's preview) stores
+            # nothing, where it left a device and a grant behind each time it asked.
+            response.set_cookie(LINK_KEY_COOKIE, key, max_age=LINK_KEY_SECONDS,
+                                **{**_cookie_flags(request), "path": editor_path})
+        return response
+    linked = request.cookies.get(LINK_KEY_COOKIE, "")[:64]
+    if linked:
+        refused = _link_refused(request, session, roster_id, linked)
+        if refused is None:
+            device_id = _device(request, session, create=True)
+            assert device_id is not None
+            services.open_with_key(session, device_id, roster_id)
+        response = refused or _editor_page(request, session, roster_id)
+        response.delete_cookie(LINK_KEY_COOKIE, path=editor_path)
+        return response
+    return _editor_page(request, session, roster_id)
+
+
+def _editor_page(request: Request, session: Session, roster_id: str) -> Response:
     try:
         stored = services.get_roster(session, roster_id)
     except services.RosterNotFound:

@@ -110,6 +110,31 @@ def test_the_share_link_opened_elsewhere_has_no_edit_control(
         stranger.close()
 
 
+def test_an_edit_link_opens_the_editor_in_a_new_browser(
+        browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    import httpx
+
+    created = httpx.post(live_server.url + "/api/v1/rosters", json={
+        "name": "Sent by link", "ruleset": "chainmail", "nation": "poles", "units": []}).json()
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/r/{created['id']}/edit?key={created['edit_key']}")
+        # The key has left the address; the browser is remembered, the key's cookie gone.
+        assert page.url == f"{live_server.url}/r/{created['id']}/edit"
+        assert page.locator("h1").first.inner_text() == "Sent by link"
+        cookies = {c["name"] for c in context.cookies()}
+        assert "muster_device" in cookies and "muster_link_key" not in cookies
+        add_preset(page, "medium_lancers")
+        assert page.locator("li.unit").count() == 1
+        page.reload()
+        assert page.locator("li.unit").count() == 1
+        page.goto(live_server.url + "/")
+        assert page.get_by_role("link", name="Sent by link").is_visible()
+    finally:
+        context.close()
+
+
 def test_switching_to_russian_shows_russian_troop_names(
         context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
     page = context.new_page()

@@ -71,12 +71,14 @@ def test_a_browser_may_be_answered_by_either_server_without_noticing(
         created = browser.post(f"{one.url}{ROSTERS}", json=army(name="Орда")).json()
         roster_id = created["id"]
 
-        # The edit link opened on one server grants this browser the right to edit...
+        # The edit link opened on one server sends its key on to the editor in a cookie...
         opened = browser.get(f"{two.url}/r/{roster_id}/edit?key={created['edit_key']}")
-        assert opened.status_code == 303 and browser.cookies.get("muster_device")
-        # ...and the other server honours that grant and the CSRF cookie it set.
+        assert opened.status_code == 303 and browser.cookies.get("muster_link_key")
+        # ...where the other server exchanges it for this browser's right to edit...
         editor = browser.get(f"{one.url}/r/{roster_id}/edit")
         assert editor.status_code == 200 and "Орда" in editor.text
+        assert browser.cookies.get("muster_device") and not browser.cookies.get("muster_link_key")
+        # ...which the first server honours, with the CSRF cookie the other set.
         csrf = browser.cookies.get("muster_csrf")
         assert csrf
 

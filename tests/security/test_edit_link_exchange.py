@@ -1,9 +1,11 @@
 """Opening an edit link stores what a browser needs and no more, however often it is opened.
 
 The link's key is exchanged for a grant to a remembered browser (a device, by its cookie). A
-roster is edited by at most services.MAX_EDITING_BROWSERS browsers: past that, the ones that
-opened it longest ago lose the right, and a device remembered for that roster alone is
-forgotten. On SQLite and PostgreSQL (the `api` fixture).
+browser not remembered yet is remembered when it comes back from the link with the key in a
+cookie: a client that keeps no cookies stores nothing. And a roster is edited by at most
+services.MAX_EDITING_BROWSERS browsers: past that, the ones that opened it longest ago lose
+the right, and a device remembered for that roster alone is forgotten. On SQLite and
+PostgreSQL (the `api` fixture).
 """
 
 from __future__ import annotations
@@ -36,6 +38,20 @@ def editing_browsers(client: TestClient, roster_id: str) -> int:
 def new_roster(client: TestClient, name: str = "Linked") -> tuple[str, str]:
     created = client.post("/api/v1/rosters", json=army(name=name)).json()
     return created["id"], created["edit_key"]
+
+
+def test_an_edit_link_opened_again_and_again_without_cookies_stores_nothing(
+        api: TestClient) -> None:
+    roster_id, key = new_roster(api)
+    before = stored(api)
+    for _ in range(40):
+        api.cookies.clear()
+        opened = api.get(f"/r/{roster_id}/edit?key={key}", follow_redirects=False)
+        assert opened.status_code == 303 and opened.headers["location"] == f"/r/{roster_id}/edit"
+        api.cookies.clear()
+        # Where the link leads, without the cookie that carried its key: nothing to exchange.
+        assert api.get(opened.headers["location"]).status_code == 403
+    assert stored(api) == before
 
 
 def test_browsers_that_keep_opening_an_edit_link_are_bounded_per_roster(
@@ -75,3 +91,23 @@ def test_browsers_that_keep_opening_an_edit_link_are_bounded_per_roster(
             assert re.search(r'<h1 id="settings-heading">Linked</h1>', reopened.text)
         assert editing_browsers(api, roster_id) == services.MAX_EDITING_BROWSERS
 
+
+def test_a_link_renewed_before_the_browser_comes_back_stores_nothing(api: TestClient) -> None:
+    roster_id, key = new_roster(api)
+    with TestClient(api.app) as owner:
+        owner.get(f"/r/{roster_id}/edit?key={key}")
+        owner.get("/")
+        renewed = owner.post(f"/r/{roster_id}/link", data={"csrf": owner.cookies["muster_csrf"]},
+                             follow_redirects=False)
+        assert renewed.status_code == 303
+    api.cookies.clear()
+    opened = api.get(f"/r/{roster_id}/edit?key={key}", follow_redirects=False)
+    assert opened.status_code == 403 and "This edit link is not valid." in opened.text
+    before = stored(api)
+    # The old key, as the cookie a browser got from the link before it was renewed.
+    api.cookies.set("muster_link_key", key, path=f"/r/{roster_id}/edit")
+    came_back = api.get(f"/r/{roster_id}/edit")
+    assert came_back.status_code == 403 and "This edit link is not valid." in came_back.text
+    assert any(c.startswith('muster_link_key=""') and "max-age=0" in c.lower()
+               for c in came_back.headers.get_list("set-cookie"))
+    assert stored(api) == before

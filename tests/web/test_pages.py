@@ -249,8 +249,19 @@ def test_the_edit_link_is_exchanged_for_a_cookie_and_leaves_the_address_bar(
                              follow_redirects=False)
         assert response.status_code == 303
         assert response.headers["location"] == f"/r/{created['id']}/edit"
-        assert "muster_device" in response.cookies
-        assert "httponly" in response.headers["set-cookie"].lower()
+        # A browser not remembered yet carries the key to the editor in a cookie of the
+        # editor's own path, and is remembered there (a client that keeps no cookies is not).
+        link_cookie = response.headers["set-cookie"].lower()
+        assert "muster_link_key" in response.cookies and "muster_device" not in response.cookies
+        assert "httponly" in link_cookie and f"path=/r/{created['id']}/edit".lower() in link_cookie
+        opened = owner.get(f"/r/{created['id']}/edit")
+        assert opened.status_code == 200 and opened.headers["cache-control"] == "no-store"
+        cookies = opened.headers.get_list("set-cookie")
+        device = next(c for c in cookies if c.startswith("muster_device="))
+        assert "httponly" in device.lower()
+        assert any(c.startswith('muster_link_key=""') and "max-age=0" in c.lower()
+                   for c in cookies), cookies
+        assert "muster_link_key" not in owner.cookies
         assert owner.get(f"/r/{created['id']}/edit").status_code == 200
         listing = owner.get("/").text
         assert "API army" in listing
