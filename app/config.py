@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -63,6 +64,11 @@ class Settings(BaseSettings):
     # Addresses or networks of reverse proxies whose X-Forwarded-For is believed, comma-separated
     # ("127.0.0.1, 10.0.0.0/8"). Empty: the peer address is the client.
     trusted_proxies: str = ""
+    # The site's public address ("https://muster.example", or with a path the site is served
+    # under): every share link, QR code and other absolute address the app writes uses it, and
+    # the share view's kept pages do not vary with the Host a request names. Empty: the site as
+    # each request reached it (scheme and Host). See public_address.
+    public_url: str = ""
     secure_cookies: bool = False
     host: str = "127.0.0.1"
     port: int = 8000
@@ -79,6 +85,11 @@ class Settings(BaseSettings):
         # Operators write INFO or JSON as often as info or json.
         return value.lower() if isinstance(value, str) else value
 
+    @field_validator("public_url", mode="after")
+    @classmethod
+    def _public_address(cls, value: str) -> str:
+        return public_address(value)
+
     @property
     def db_url(self) -> str:
         if self.database_url:
@@ -89,3 +100,35 @@ class Settings(BaseSettings):
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
+
+
+def public_address(value: str) -> str:
+    """The `public_url` setting checked and written as the pages write the site's address
+    (`https://host[:port][/path]`, no final slash); "" when not set. A value that is not an
+    absolute http(s) address, or has a query, a fragment or a user name, is refused naming the
+    variable, and the server does not start."""
+    text = value.strip()
+    if not text:
+        return ""
+    try:
+        parts = urlsplit(text)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        parts, port_ok = None, False
+    problem = None
+    if parts is None or not port_ok:
+        problem = "is not a valid address"
+    elif any(ch.isspace() or not ch.isprintable() for ch in text):
+        problem = "contains spaces or control characters"
+    elif parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        problem = "is not an absolute http:// or https:// address"
+    elif parts.username is not None or parts.password is not None:
+        problem = "must not carry a user name or password"
+    elif parts.query or parts.fragment or "?" in text or "#" in text:
+        problem = "must not have a query (?…) or fragment (#…)"
+    if problem is not None:
+        raise ValueError(f"MUSTER_PUBLIC_URL: {value!r} {problem} (write the site's address "
+                         "as visitors reach it, e.g. 'https://muster.example' or "
+                         "'https://example.org/muster')")
+    assert parts is not None
+    return f"{parts.scheme.lower()}://{parts.netloc}{parts.path.rstrip('/')}"

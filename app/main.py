@@ -37,6 +37,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
                   dependencies=[Depends(dependency) for dependency in APP_DEPENDENCIES])
     app.state.settings = settings
+    # The site's address for the links pages write (app/web/templating.py, site_address).
+    app.state.public_url = settings.public_url
     app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))
     errors.install(app, missing_page=pages.nothing_here)

@@ -406,7 +406,8 @@ async def view(request: Request, roster_id: str) -> Response:
     if version is None:
         return _missing(request)
     # Kept by what of the address the page shows: the site as it was reached (the share
-    # link) and a language asked for in the query (where the language links return). Nothing
+    # link; with MUSTER_PUBLIC_URL set, that address whatever the Host, so one page for all)
+    # and a language asked for in the query (where the language links return). Nothing
     # else of a query string changes the page, so `?x=1`, `?x=2` … are one page, drawn once,
     # and do not push other rosters' pages out.
     lang, asked = i18n.request_lang(request), i18n.as_lang(request.query_params.get("lang"))

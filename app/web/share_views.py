@@ -3,12 +3,12 @@
 A share link is read far more often than its roster changes, and drawing the page (pricing,
 judging, the template) is nearly all of its cost. A drawn page is kept under the roster's id
 and version, the page language and what of the address the page shows (the site as it was
-reached, and a language asked for in the query: any other query string is left out of the key
-and of the page), so a change (a new version) or a deletion (no live version) is never answered
-from here, and `?x=1`, `?x=2` … neither draw a page again nor push others out. The browser's
-CSRF token, the one thing on the page that differs between visitors, is drawn as a mark and put
-in on the way out. Each process keeps at most MAX_BYTES of pages, least recently used dropped
-first.
+reached, or MUSTER_PUBLIC_URL whatever the Host when the operator sets it, and a language asked
+for in the query: any other query string is left out of the key and of the page), so a change
+(a new version) or a deletion (no live version) is never answered from here, and `?x=1`,
+`?x=2` … neither draw a page again nor push others out. The browser's CSRF token, the one thing
+on the page that differs between visitors, is drawn as a mark and put in on the way out. Each
+process keeps at most MAX_BYTES of pages, least recently used dropped first.
 """
 
 from __future__ import annotations

@@ -216,9 +216,13 @@ def render(request: Request, name: str, context: dict[str, Any] | None = None, *
 
 
 def site_address(request: Request) -> str:
-    """This site's address as the browser reached it (`https://host[/root]`, no final slash),
-    for the links a page shows to be copied."""
+    """This site's address (`https://host[/root]`, no final slash), for the links a page shows
+    to be copied: the operator's MUSTER_PUBLIC_URL when set (`app.state.public_url`), else the
+    site as the browser reached it."""
     scope = request.scope
+    app = scope.get("app")
+    if app is not None and (public := getattr(app.state, "public_url", "")):
+        return str(public)
     host = next((value for key, value in scope["headers"] if key == b"host"), None)
     server = scope.get("server")  # a list from some servers: hashable for the cache
     return _site_address(scope.get("scheme", "http"), tuple(server) if server else None, host,

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.web import share_views
 from tests.helpers.documents import army
+from tests.security.conftest import AppFactory
 
 
 def token_on_page(html: str) -> str:
@@ -89,3 +90,52 @@ def test_a_query_string_that_changes_nothing_is_the_same_kept_page(client: TestC
         assert f'value="http://testserver{view}"' in client.get(f"{view}?y").text
     finally:
         share_views.clear()
+
+
+def test_without_a_public_url_each_host_is_a_page_of_its_own(client: TestClient) -> None:
+    roster = client.post("/api/v1/rosters", json=army()).json()
+    view = f"/r/{roster['id']}"
+    share_views.clear()
+    try:
+        for host in ("one.example", "two.example", "one.example"):
+            page = client.get(view, headers={"Host": host})
+            assert f'value="http://{host}{view}"' in page.text
+        assert len(share_views._pages) == 2
+    finally:
+        share_views.clear()
+
+
+def test_with_a_public_url_every_host_gets_its_links_and_one_kept_page(
+        app_with: AppFactory) -> None:
+    # MUSTER_PUBLIC_URL: the links a page writes name the site the operator chose, whatever
+    # Host a request names, so a random Host neither draws the page again nor pushes out
+    # other rosters' kept pages.
+    with app_with(public_url="https://muster.example/club/") as client:
+        roster = client.post("/api/v1/rosters", json=army()).json()
+        view = f"/r/{roster['id']}"
+        link = f"https://muster.example/club{view}"
+        share_views.clear()
+        try:
+            pages = [client.get(view, headers={"Host": host})
+                     for host in ("one.example", "two.example", "evil.example:81")]
+            assert all(page.status_code == 200 for page in pages)
+            assert len(share_views._pages) == 1  # drawn once
+            for page in pages:
+                assert f'value="{link}"' in page.text
+                assert "one.example" not in page.text and "two.example" not in page.text
+            assert f'value="{link}"' in client.get(f"{view}?lang=ru").text
+
+            # The print sheet's link and QR code, and the edit link shown once on creation.
+            sheet = client.get(f"{view}/print", headers={"Host": "two.example"}).text
+            assert f"<figcaption>{link}</figcaption>" in sheet and "two.example" not in sheet
+            client.get("/")
+            created = client.post("/rosters/new", headers={"Host": "two.example"}, data={
+                "csrf": client.cookies["muster_csrf"], "name": "Орда", "nation": "mongols",
+                "points_limit": "300", "historical": "on", "ruleset": "chainmail"},
+                follow_redirects=False)
+            assert created.status_code == 303
+            editor = client.get(created.headers["location"], headers={"Host": "two.example"})
+            edit_link = re.search(r'id="edit-link" readonly value="([^"]+)"', editor.text)
+            assert edit_link and edit_link.group(1).startswith("https://muster.example/club/r/")
+        finally:
+            share_views.clear()
