@@ -209,6 +209,16 @@ def _missing(request: Request) -> Response:
     return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
 
 
+def _deleted(request: Request) -> Response:
+    """The share view of a roster that was deleted: said to anyone who has its link, without
+    how to restore it (its owner is told that on the editor, with the key)."""
+    return _refuse(request, 410, i18n.gettext("This roster was deleted by its owner."))
+
+
+def _gone(request: Request, error: services.RosterNotFound) -> Response:
+    return _deleted(request) if isinstance(error, services.RosterDeleted) else _missing(request)
+
+
 def nothing_here(request: Request) -> Response:
     """A browser's answer for an address no route has: the site's page, in its language (no
     route ran, so no dependency chose the language yet)."""
@@ -403,8 +413,8 @@ async def view(request: Request, roster_id: str) -> Response:
         version = await share_views.live_version_on_loop(reads, roster_id)
     else:
         version = await run_in_threadpool(_seen_version, request, roster_id)
-    if version is None:
-        return _missing(request)
+    if not version:  # None: no roster by this id; share_views.DELETED (0): deleted
+        return _missing(request) if version is None else _deleted(request)
     # Kept by what of the address the page shows: the site as it was reached (the share
     # link; with MUSTER_PUBLIC_URL set, that address whatever the Host, so one page for all)
     # and a language asked for in the query (where the language links return). Nothing
@@ -415,16 +425,18 @@ async def view(request: Request, roster_id: str) -> Response:
     address = f"{site_address(request)}/r/{roster_id}?{query}"
     drawn = share_views.get((roster_id, version, lang, address))
     if drawn is None:
-        drawn = await run_in_threadpool(_draw_view, request, roster_id, lang, address, query)
-        if drawn is None:  # deleted between the two reads
-            return _missing(request)
+        try:
+            drawn = await run_in_threadpool(_draw_view, request, roster_id, lang, address, query)
+        except services.RosterNotFound as gone:  # deleted (or purged) between the two reads
+            return _gone(request, gone)
     return _finish(request, share_views.answer(drawn, _csrf_value(request)))
 
 
 def _seen_version(request: Request, roster_id: str) -> int | None:
-    """The live version of the roster, noted in this browser's "my rosters" if it has one."""
+    """The live version of the roster (as share_views.live_version gives it), noted in this
+    browser's "my rosters" if it has one."""
     version = share_views.live_version(request.app.state.engine, roster_id)
-    if version is not None and request.cookies.get(DEVICE_COOKIE):
+    if version and request.cookies.get(DEVICE_COOKIE):
         with open_session(request) as session:
             device_id = _device(request, session)
             if device_id is not None:
@@ -433,15 +445,13 @@ def _seen_version(request: Request, roster_id: str) -> int | None:
 
 
 def _draw_view(request: Request, roster_id: str, lang: str, address: str,
-               query: str) -> share_views.Drawn | None:
+               query: str) -> share_views.Drawn:
     # Drawn as asked for but with only that query string (see view): the page is kept for
     # every visitor, and one visitor's `?x=1` must not reach the others' language links.
+    # RosterNotFound (or RosterDeleted) when the roster is gone since the version read.
     request = Request({**request.scope, "query_string": query.encode()}, request.receive)
     with open_session(request) as session:
-        try:
-            stored = services.get_roster(session, roster_id)
-        except services.RosterNotFound:
-            return None
+        stored = services.get_roster(session, roster_id)
     context = {**roster_context(request, stored), "csrf": share_views.CSRF_MARK}
     drawn = share_views.Drawn.of(page(request, "rosters/view.html", context))
     share_views.put((roster_id, stored.version, lang, address), drawn)

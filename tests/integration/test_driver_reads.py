@@ -20,7 +20,7 @@ from app.async_reads import LoopReads, PostgresReads, Together, reads_for
 from app.config import Settings
 from app.db import make_engine, migrate, read_one
 from app.models import Revision, Roster
-from app.web.share_views import live_version, live_version_on_loop
+from app.web.share_views import DELETED, live_version, live_version_on_loop
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 from tests.helpers.servers import free_port
@@ -53,7 +53,7 @@ def test_the_version_read_sees_every_change_and_leaves_the_connection_as_it_foun
             assert session.scalar(select(func.count()).where(Roster.id == "rolled-back")) == 0
         with Session(engine) as session:
             services.delete_roster(session, roster_id)
-        assert live_version(engine, roster_id) is None
+        assert live_version(engine, roster_id) == DELETED == 0
     finally:
         engine.dispose()
 
@@ -169,8 +169,9 @@ def test_the_version_read_on_the_event_loop_sees_every_change_and_deletion(
     try:
         with Session(engine) as session:
             roster_id = services.create_roster(session, army()).roster.id
-        # Each answer as the thread's read gives it: the version, or None for no roster.
-        assert _run(_on_loop(engine, settings, versions)) == [1, None, 2, None]
+        # Each answer as the thread's read gives it: the version, None for no roster, DELETED
+        # for a deleted one.
+        assert _run(_on_loop(engine, settings, versions)) == [1, None, 2, DELETED]
     finally:
         engine.dispose()
 
@@ -265,7 +266,7 @@ def test_version_reads_asked_at_once_are_each_answered_with_their_own_roster(
         for roster_id in ids[10:15]:
             services.delete_roster(session, roster_id)
     asked = [*ids, "no-such-roster", ids[0], ids[20]]
-    expected = [2] * 10 + [None] * 5 + [1] * 25 + [None, 2, 1]
+    expected = [2] * 10 + [DELETED] * 5 + [1] * 25 + [None, 2, 1]
     reads_made: list[int] = []
 
     async def versions(reads: LoopReads) -> list[int | None]:

@@ -45,7 +45,7 @@ def test_a_change_or_a_deletion_shows_at_once(client: TestClient) -> None:
     page = client.get(f"/r/{roster['id']}").text
     assert "Новое имя" in page and "Старое имя" not in page
     assert client.delete(f"/api/v1/rosters/{roster['id']}", headers=key).status_code == 204
-    assert client.get(f"/r/{roster['id']}").status_code == 404
+    assert client.get(f"/r/{roster['id']}").status_code == 410
     assert client.post(f"/api/v1/rosters/{roster['id']}/restore", headers=key).status_code == 200
     assert "Новое имя" in client.get(f"/r/{roster['id']}").text
 

@@ -12,6 +12,7 @@ from sqlmodel import Session, col
 from app import services
 from app.db import make_engine
 from app.models import DeviceRoster
+from tests.helpers.documents import army
 
 HX = {"HX-Request": "true"}
 
@@ -596,3 +597,33 @@ def test_the_calculators_results_change_inside_a_live_region_that_stays(
     fragment = client.get("/calc/order-test?discipline=1", headers=HX).text
     assert fragment.lstrip().startswith('<section id="order-test-result"')
     assert "aria-live" not in fragment
+
+
+@pytest.mark.parametrize(("headers", "said", "not_said"), [
+    ({}, "This roster was deleted by its owner.", "There is no roster"),
+    ({"Accept-Language": "ru"}, "Эта армия удалена её владельцем.", "ростер"),
+])
+def test_the_share_view_of_a_deleted_roster_says_it_was_deleted(
+        client: TestClient, headers: dict[str, str], said: str, not_said: str) -> None:
+    # As the API answers it (410), but without how to restore it: that is for the owner, who
+    # has the key (the editor tells them).
+    roster = client.post("/api/v1/rosters", json=army()).json()
+    view = f"/r/{roster['id']}"
+    with TestClient(client.app) as owner, TestClient(client.app) as stranger:
+        # The owner's browser has "my rosters" (its view is read in a worker thread and noted
+        # there); the stranger's has none (read on the event loop).
+        assert owner.get(f"{view}/edit?key={roster['edit_key']}").status_code == 200
+        assert "muster_device" in owner.cookies
+        assert stranger.get(view, headers=headers).status_code == 200  # a kept page, drawn
+        key = {"Authorization": f"Bearer {roster['edit_key']}"}
+        assert client.delete(f"/api/v1/rosters/{roster['id']}", headers=key).status_code == 204
+        for browser in (owner, stranger):
+            gone = browser.get(view, headers=headers)
+            assert gone.status_code == 410
+            # Said, and nothing more (no date or way to restore it).
+            assert re.findall(r'<p role="alert">(.*?)</p>', gone.text) == [said]
+            assert not_said not in gone.text
+            assert "Кешиг" not in gone.text  # nothing of the roster
+        # A roster that never was is still not there at all.
+        missing = stranger.get("/r/nosuchrosterid", headers=headers)
+        assert missing.status_code == 404 and said not in missing.text
