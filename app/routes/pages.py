@@ -473,8 +473,8 @@ def _copy(request: Request, session: Session, roster_id: str, form: editing.Form
         if (refused := _over_limit(request, session)) is not None:
             return refused
         created = services.copy_roster(session, roster_id)
-    except services.RosterNotFound:
-        return _missing(request)
+    except services.RosterNotFound as error:
+        return _gone(request, error)
     device_id = _device(request, session, create=True)
     assert device_id is not None
     services.remember(session, device_id, created.roster.id, True)
@@ -542,8 +542,8 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
 def _editor_page(request: Request, session: Session, roster_id: str) -> Response:
     try:
         stored = services.get_roster(session, roster_id)
-    except services.RosterNotFound:
-        return _missing(request)
+    except services.RosterNotFound as error:
+        return _gone(request, error)
     device_id = _device(request, session)
     if device_id is None or not services.can_edit(session, device_id, roster_id):
         return _refuse(request, 403, i18n.gettext(
@@ -580,8 +580,8 @@ def _new_link(request: Request, session: Session, roster_id: str,
         return _not_editable(request)
     try:
         key = services.new_edit_key(session, roster_id, keep_device=device_id)
-    except services.RosterNotFound:
-        return _missing(request)
+    except services.RosterNotFound as error:
+        return _gone(request, error)
     response = _redirect(request, f"/r/{quote(roster_id)}/edit")
     _show_key_once(request, response, roster_id, key)
     return response
@@ -632,8 +632,8 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
                                                  evaluation=evaluated, device_token=token)
     except services.EditRefused:  # by the read, or by the write (withdrawn since)
         return _not_editable(request)
-    except services.RosterNotFound:  # deleted, whenever
-        return _missing(request)
+    except services.RosterNotFound as error:  # deleted, whenever
+        return _gone(request, error)
     except services.VersionConflict as exc:  # another tab, device or worker was first
         stored = exc.current
         problem = i18n.gettext(

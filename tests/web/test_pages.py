@@ -522,7 +522,7 @@ def test_a_change_from_the_version_a_worker_keeps_still_proves_the_right_and_the
     deleted = client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": str(last), "op": "update_unit",
         "unit": "0", "figures_0": "15", "troop_0": "light_horse", "weapon_0": "composite_bow"})
-    assert deleted.status_code == 404
+    assert deleted.status_code == 410  # as its share view says it
     with Session(engine) as session:
         services.restore_roster(session, roster_id)
     assert version_of(client, roster_id) == last
@@ -627,3 +627,29 @@ def test_the_share_view_of_a_deleted_roster_says_it_was_deleted(
         # A roster that never was is still not there at all.
         missing = stranger.get("/r/nosuchrosterid", headers=headers)
         assert missing.status_code == 404 and said not in missing.text
+
+
+def test_every_page_of_a_deleted_roster_says_it_was_deleted(client: TestClient) -> None:
+    # The share view's word (410) on every page a browser may still hold open: the editor, its
+    # change, a new edit link, and "copy to my rosters"; an id that never was stays a 404.
+    roster = client.post("/api/v1/rosters", json=army()).json()
+    base = f"/r/{roster['id']}"
+    with TestClient(client.app) as owner, TestClient(client.app) as reader:
+        assert owner.get(f"{base}/edit?key={roster['edit_key']}").status_code == 200
+        assert reader.get(base).status_code == 200
+        key = {"Authorization": f"Bearer {roster['edit_key']}"}
+        assert client.delete(f"/api/v1/rosters/{roster['id']}", headers=key).status_code == 204
+        answers = {
+            "editor": owner.get(f"{base}/edit"),
+            "change": owner.post(f"{base}/edit", data={
+                "csrf": csrf_of(owner), "version": "1", "op": "add_unit",
+                "preset": "knights"}),
+            "new link": owner.post(f"{base}/link", data={"csrf": csrf_of(owner)}),
+            "copy": reader.post(f"{base}/copy", data={"csrf": csrf_of(reader)},
+                                follow_redirects=False),
+        }
+        for what, answer in answers.items():
+            assert answer.status_code == 410, what
+            assert "This roster was deleted by its owner." in answer.text, what
+        assert reader.post("/r/nosuchrosterid/copy", data={"csrf": csrf_of(reader)},
+                           follow_redirects=False).status_code == 404
