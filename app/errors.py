@@ -86,9 +86,11 @@ def validation_response(errors: list[dict[str, Any]], status: int = 422) -> JSON
     return JSONResponse(status_code=status, content={"message": summary, "detail": detail})
 
 
-def install(app: FastAPI, missing_page: Callable[[Request], Response] | None = None) -> None:
+def install(app: FastAPI, missing_page: Callable[[Request], Response] | None = None,
+            deleted_page: Callable[[Request], Response] | None = None) -> None:
     """`missing_page` answers a browser that asks for an address where nothing is (a page in
-    its language, not `{"detail": "Not Found"}`); the API and static files keep the JSON."""
+    its language, not `{"detail": "Not Found"}`), and `deleted_page` one that asks for a page
+    of a deleted roster (410: the print sheet); the API and static files keep the JSON."""
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
@@ -97,11 +99,11 @@ def install(app: FastAPI, missing_page: Callable[[Request], Response] | None = N
             return validation_response([{"loc": ["body"], "msg": "not valid JSON",
                                          "type": "json_invalid"}])
         path = request.url.path
-        if (exc.status_code == 404 and missing_page is not None
-                and request.method in ("GET", "HEAD")
+        page = {404: missing_page, 410: deleted_page}.get(exc.status_code)
+        if (page is not None and request.method in ("GET", "HEAD")
                 and not path.startswith(("/api/", "/static/"))
                 and "text/html" in request.headers.get("accept", "")):
-            return missing_page(request)
+            return page(request)
         if isinstance(exc.detail, str) and is_body_allowed_for_status_code(exc.status_code):
             # Every refusal in one shape: `message` to show, `detail` as FastAPI words it (a
             # list of fields for a 422, the same text otherwise).

@@ -41,7 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.public_url = settings.public_url
     app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))
-    errors.install(app, missing_page=pages.nothing_here)
+    errors.install(app, missing_page=pages.nothing_here, deleted_page=pages.deleted_page)
     health.install(app)
 
     @app.exception_handler(services.DocumentTooLarge)

@@ -215,6 +215,13 @@ def _deleted(request: Request) -> Response:
     return _refuse(request, 410, i18n.gettext("This roster was deleted by its owner."))
 
 
+def deleted_page(request: Request) -> Response:
+    """A browser's answer for a page of a deleted roster that no page route words itself (the
+    print sheet refuses as the API does): the share view's, in the page's language."""
+    i18n.use_lang(i18n.request_lang(request))
+    return _deleted(request)
+
+
 def _gone(request: Request, error: services.RosterNotFound) -> Response:
     return _deleted(request) if isinstance(error, services.RosterDeleted) else _missing(request)
 

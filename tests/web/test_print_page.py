@@ -184,3 +184,20 @@ def test_hostile_names_are_escaped_on_the_sheet(client: TestClient) -> None:
     html = sheet(client, roster_id)
     assert "<script" not in html and "<img" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "This roster was deleted by its owner."),
+                                            ("ru", "Эта армия удалена её владельцем.")])
+def test_a_deleted_rosters_sheet_is_a_page_saying_so_for_a_browser(
+        client: TestClient, lang: str, said: str) -> None:
+    created = client.post("/api/v1/rosters", json=army(unit("Levy"))).json()
+    key = {"Authorization": f"Bearer {created['edit_key']}"}
+    assert client.delete(f"/api/v1/rosters/{created['id']}", headers=key).status_code == 204
+    browser = client.get(f"/r/{created['id']}/print?lang={lang}",
+                         headers={"Accept": "text/html,application/xhtml+xml"})
+    assert browser.status_code == 410
+    assert browser.headers["content-type"].startswith("text/html")
+    assert re.findall(r'<p role="alert">(.*?)</p>', browser.text) == [said]
+    # A client that asks for no page keeps the refusal the API gives (410, JSON).
+    script = client.get(f"/r/{created['id']}/print?lang={lang}")
+    assert script.status_code == 410 and "message" in script.json()
