@@ -97,7 +97,15 @@ def gettext(message: str) -> str:
 def pgettext(context: str, message: str) -> str:
     """gettext of a message that one rule system words its own way: Line and Square's seed
     says «подразделение» where the others say «отряд», for the same English "unit"."""
-    return translations(_current.get()).upgettext(context, message)
+    return in_context(translations(_current.get()), context, message)
+
+
+def in_context(catalogue: NullTranslations, context: str, message: str) -> str:
+    """`message` in `context` where the catalogue words it there, else as everywhere else:
+    gettext gives back the English msgid for a context without its own translation, which
+    would leave a Russian page with an English word."""
+    own = catalogue.upgettext(context, message)
+    return own if own != message else catalogue.ugettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

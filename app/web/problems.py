@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from app.errors import describe
-from app.rules import names
+from app.rules import RULESETS, names
 from app.web.i18n import gettext, pgettext
 
 
@@ -41,21 +41,11 @@ _LINE_FIELD = re.compile(r"(?P<field>[a-z_]+?)_(?P<line>\d+)")
 _STEP = re.compile(r"(?P<key>[a-z_]+)\[(?P<index>\d+)\]")
 
 
-# Rule systems whose seeds word some things their own way: their templates say
-# tp("line_and_square", "Unit %(n)s") (Line and Square's «подразделение», where the others say
-# «отряд»), and a refusal names the field as that system's form does.
-OWN_WORDS = frozenset({"line_and_square"})
-
-
 def _word(message: str, system: str | None) -> str:
-    """`message` as `system`'s pages word it: in the system's gettext context where it has a
-    translation there, else as every page words it (pgettext gives back the English msgid
-    for a context without one)."""
-    if system is not None and system in OWN_WORDS:
-        own = pgettext(system, message)
-        if own != message:
-            return own
-    return gettext(message)
+    """`message` as `system`'s pages word it (its gettext context: Line and Square's
+    «подразделение», where the others say «отряд»; i18n.pgettext falls back to the general
+    word), or as every page words it when the system is not known."""
+    return pgettext(system, message) if system is not None else gettext(message)
 
 
 def _label(key: str, of_line: bool = False, system: str | None = None) -> str:
@@ -68,7 +58,7 @@ def _system_of(loc: Any) -> str | None:
     """The rule system whose model refused a value: the discriminated union of documents puts
     its tag ('line_and_square') first in the error's path."""
     first = loc[0] if isinstance(loc, (list, tuple)) and loc else None
-    return first if isinstance(first, str) and first in OWN_WORDS else None
+    return first if isinstance(first, str) and first in RULESETS else None
 
 
 def field_label(field: str, unit: str | None = None, system: str | None = None) -> str:

@@ -48,7 +48,7 @@ class _Literals(NodeTransformer):
             return node
         if callee.name == "tp":
             context, message = (a.value for a in args)  # type: ignore[attr-defined]
-            return nodes.Const(self.translations.upgettext(context, message),
+            return nodes.Const(i18n.in_context(self.translations, context, message),
                                lineno=node.lineno)
         text = self.translations.ugettext(args[0].value)  # type: ignore[attr-defined]
         if callee.name == "_":

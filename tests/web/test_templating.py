@@ -135,3 +135,13 @@ def test_a_message_with_a_context_is_translated_early_as_at_run_time(lang: str) 
     early = TEMPLATES[lang].env.from_string(CONTEXTUAL).render()  # type: ignore[index]
     assert early == _at_run_time(lang).from_string(CONTEXTUAL).render()
     assert early == {"en": "Unit 2|Unit 2", "ru": "Подразделение 2|Отряд 2"}[lang]
+
+
+def test_a_context_without_its_own_word_gives_the_general_one() -> None:
+    # Only a few messages have a Line and Square wording of their own; for the rest the
+    # context must not leave a Russian page with the English msgid.
+    i18n.use_lang("ru")
+    assert i18n.pgettext("line_and_square", "Figures") == i18n.gettext("Figures") == "Фигуры"
+    source = '{{ tp("line_and_square", "Figures") }}'
+    early = TEMPLATES["ru"].env.from_string(source).render()
+    assert early == _at_run_time("ru").from_string(source).render() == "Фигуры"
