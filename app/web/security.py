@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -63,7 +64,28 @@ def same_origin(request: Request) -> bool:
     origin = request.headers.get("origin")
     if origin is None or origin == "null":
         return True
-    return origin.split("://", 1)[-1] == request.headers.get("host", "")
+    if origin.split("://", 1)[-1] == request.headers.get("host", ""):
+        return True
+    # Behind a proxy that passes its own Host on, the browser's Origin is the site's public
+    # address (MUSTER_PUBLIC_URL), not the Host the server sees: a form of ours sent from there
+    # is from this site, and nothing else is.
+    return origin.lower() == public_origin(request)
+
+
+def public_origin(request: Request) -> str:
+    """The origin (`scheme://host[:port]`) of MUSTER_PUBLIC_URL, or "" when it is not set."""
+    app = request.scope.get("app")
+    public = str(getattr(app.state, "public_url", "")) if app is not None else ""
+    if not public:
+        return ""
+    parts = urlsplit(public)
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if ":" in host:  # an IPv6 address is written in brackets in an origin
+        host = f"[{host}]"
+    # A browser leaves the scheme's own port out of the Origin it sends.
+    default = {"http": 80, "https": 443}[scheme]
+    port = "" if parts.port in (None, default) else f":{parts.port}"
+    return f"{scheme}://{host}{port}"
 
 
 def csrf_ok(request: Request, cookie_token: str | None, submitted: str | None) -> bool:
