@@ -1,12 +1,12 @@
 """Load figures: throughput and latency of the share view, the editor's change request and the
-price API, each beside GET /healthz of the same server in the same run, with 1 and 2 uvicorn
-workers, on SQLite and on PostgreSQL.
+price API, each beside GET /healthz of the same server in the same run, with 1 and 2 workers,
+on SQLite and on PostgreSQL.
 
 Run: `python bench/load.py [--seconds 4] [--rounds 2] [--connections 32]
                            [--backends sqlite,postgresql] [--workers 1,2] [--postgres URL]`
 Bounded: about 40 s per server (four by default, under three minutes in all).
 
-Each server is a real uvicorn process on a free loopback port (access log off, no creation
+Each server is `muster serve` (uvicorn) on a free loopback port (access log off, no creation
 limit so the preparation can store one roster per connection). A roster of 10 units is stored
 for each connection, and one browser identity (device and CSRF cookies, obtained from the edit
 links as a browser does) may edit them all. The load generator runs in this process (asyncio
@@ -120,6 +120,17 @@ def server(url: str, workers: int, folder: Path) -> Iterator[int]:
         yield port
 
 
+def command(root: Path, port: int, workers: int) -> list[str]:
+    """`muster serve`, as an operator starts the server (migrations once, then uvicorn with the
+    bound on a request's head, access log off). A tree from before it had that bound
+    (bench/compare.py may measure one) is started with plain uvicorn, as it was then."""
+    if (root / "app" / "http_protocol.py").exists():
+        return [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port),
+                "--workers", str(workers), "--log-level", "warning"]
+    return [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1", "--port",
+            str(port), "--workers", str(workers), "--log-level", "warning", "--no-access-log"]
+
+
 @contextmanager
 def serving(url: str, workers: int, folder: Path, root: Path) -> Iterator[tuple[int, int]]:
     """A uvicorn server of the code in `root` on a free port; its port and process id."""
@@ -127,10 +138,8 @@ def serving(url: str, workers: int, folder: Path, root: Path) -> Iterator[tuple[
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MUSTER_DATA_DIR")}
     env.update(DATABASE_URL=url, MUSTER_CREATION_LIMIT="0", MUSTER_LOG_LEVEL="warning")
     log = (folder / f"server-{port}.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1", "--port",
-         str(port), "--workers", str(workers), "--log-level", "warning", "--no-access-log"],
-        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(command(root, port, workers), cwd=root, env=env, stdout=log,
+                               stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while True:
