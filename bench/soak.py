@@ -35,6 +35,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load import command  # noqa: E402
 from bench.price import free_port  # noqa: E402
 
 RECONNECT = 100  # requests of a client between new connections
@@ -51,7 +52,8 @@ def army(name: str, units: int) -> dict[str, Any]:
 
 
 def server_pids(root: int) -> list[int]:
-    """The uvicorn process and its children (the workers), from /proc."""
+    """The server process (`muster serve`, which runs uvicorn) and its children (the workers),
+    from /proc."""
     pids = [root]
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -121,9 +123,14 @@ async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> No
                                                                         units))
                     if ledger.expect(made, 201):
                         body = made.json()
-                        # The edit link gives this browser the editor of the roster.
+                        # The edit link gives this browser the editor of the roster: its 303
+                        # takes the key out of the address, and the editor it leads to
+                        # exchanges the key for this browser's right to edit, as a browser
+                        # following the redirect does (a client that stops at the 303 stores
+                        # nothing and may not edit).
                         opened = await http.get(f"/r/{body['id']}/edit?key={body['edit_key']}")
-                        ledger.expect(opened, 303)  # to the editor, key out of the address
+                        if ledger.expect(opened, 303):
+                            ledger.expect(await http.get(opened.headers["location"]), 200)
                         mine.append(Owned(body["id"], body["edit_key"], 1, units))
                         ledger.versions.append((body["id"], 1, "Отряд 1"))
                     continue
@@ -261,10 +268,10 @@ def main() -> int:
                MUSTER_LOG_LEVEL="warning")
     if args.postgres:
         env["DATABASE_URL"] = args.postgres
+    # `muster serve`, as operators start it (migrations once, the bound on a request's head),
+    # with the same command line as bench/load.py.
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.asgi:app", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(args.workers), "--log-level", "warning",
-         "--no-access-log"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        command(ROOT, port, args.workers), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
         stderr=open(folder / "server.log", "wb"), start_new_session=True)  # noqa: SIM115
     base = f"http://127.0.0.1:{port}"
     try:
