@@ -14,6 +14,7 @@ from sqlmodel import Session
 from app import services
 from app.db import get_session
 from app.rules.base import Lang, pick
+from app.schemas import Failure
 
 SessionDep = Annotated[Session, Depends(get_session)]
 LangDep = Annotated[Lang, Query(description="Language of messages: en or ru")]
@@ -68,6 +69,45 @@ async def documented_query_only(request: Request) -> None:
 # answered without FastAPI's parameter solving (the price: app/routes/api.py) applies them
 # all by hand.
 APP_DEPENDENCIES: tuple[Callable[[Request], Awaitable[None]], ...] = (documented_query_only,)
+
+
+def is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type names JSON: application/json or application/*+json, parameters
+    (charset) aside; none at all is not JSON (as FastAPI reads a body)."""
+    if not content_type:
+        return False
+    kind = content_type.partition(";")[0].strip().lower()
+    main, _, sub = kind.partition("/")
+    return main == "application" and (sub == "json" or sub.endswith("+json"))
+
+
+def not_json(request: Request) -> HTTPException:
+    """415 for a body sent as something other than JSON: FastAPI took such a body as one
+    string and refused it with 'Input should be a valid dictionary', which names neither the
+    header at fault nor what to send. `Accept` says what is taken (RFC 9110, 12.5.1)."""
+    lang: Lang = "ru" if request.query_params.get("lang") == "ru" else "en"
+    sent = (request.headers.get("content-type") or "").partition(";")[0].strip()[:80]
+    return refusal(
+        415, lang,
+        "Content-Type: send the body as application/json"
+        + (f", not {sent}" if sent else " (the request named no content type)"),
+        "Content-Type: пришлите тело запроса как application/json"
+        + (f", а не {sent}" if sent else " (в запросе не указан тип содержимого)"),
+        headers={"Accept": "application/json"})
+
+
+async def json_body(request: Request) -> None:
+    """Refuse a body that is not sent as JSON (415), on the operations that take a JSON
+    document. An empty body is left to the body's own refusal ('Field required'). FastAPI has
+    read the body by the time dependencies run, so this reads nothing more."""
+    if not is_json(request.headers.get("content-type")) and await request.body():
+        raise not_json(request)
+
+
+# What the operations that take a JSON document answer for a body of another type.
+NOT_JSON_ANSWER: dict[int | str, dict[str, Any]] = {415: {
+    "model": Failure, "description": "The body was not sent as application/json",
+    "headers": {"Accept": {"description": "application/json", "schema": {"type": "string"}}}}}
 
 
 def refusal(status: int, lang: Lang, en: str, ru: str,

@@ -14,7 +14,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.responses import Response
 
 from app.answers import FastJSON
-from app.deps import APP_DEPENDENCIES
+from app.deps import APP_DEPENDENCIES, NOT_JSON_ANSWER, is_json, json_body
 from app.rules import RULESETS, RosterDocument, get_ruleset
 from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
 from app.stored_documents import DOCUMENT
@@ -25,6 +25,7 @@ router = APIRouter(prefix="/api/v1", tags=["pricing"])
 LangQuery = Literal["en", "ru"]
 REFUSALS: dict[int | str, dict[str, Any]] = {
     413: {"model": Failure, "description": "Body over the size limit"},
+    **NOT_JSON_ANSWER,
     422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"},
     **CROSS_SITE_ANSWER,
 }
@@ -75,7 +76,7 @@ class _PriceRoute(APIRoute):
             # refused at once), then the app's dependencies run, then every parameter is
             # validated and all their refusals given together, the query's first.
             roster, body_refused = await read_roster(request)
-            for dependency in APP_DEPENDENCIES:
+            for dependency in (*APP_DEPENDENCIES, json_body):
                 await dependency(request)
             lang, lang_refused = query_lang(request)
             if lang_refused or body_refused:
@@ -116,8 +117,8 @@ async def read_roster(request: Request) -> tuple[Any, Refusals]:
     if not body:
         return None, [{"type": "missing", "loc": ("body",), "msg": "Field required",
                        "input": None}]
-    if not _is_json(request.headers.get("content-type")):
-        return _validated(body)  # refused as FastAPI refuses it: not an object
+    if not is_json(request.headers.get("content-type")):
+        return None, []  # refused with 415 once the app's dependencies ran (deps.json_body)
     try:
         return DOCUMENT.validate_json(body), []
     except ValidationError:
@@ -134,16 +135,6 @@ async def read_roster(request: Request) -> tuple[Any, Refusals]:
     except ValueError as error:  # bytes that are no Unicode text
         raise HTTPException(400, "There was an error parsing the body") from error
     return _validated(parsed)
-
-
-def _is_json(content_type: str | None) -> bool:
-    """FastAPI's test: no content type is not JSON; application/json and application/*+json
-    are."""
-    if not content_type:
-        return False
-    kind = content_type.partition(";")[0].strip().lower()
-    main, _, sub = kind.partition("/")
-    return main == "application" and (sub == "json" or sub.endswith("+json"))
 
 
 def _validated(data: Any) -> tuple[Any, Refusals]:

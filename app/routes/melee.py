@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 from starlette.responses import RedirectResponse, Response
 
 from app import errors, services
-from app.deps import ROSTER_ID, SessionDep, not_found
+from app.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body, not_found
 from app.rules import get_ruleset
 from app.rules.base import Lang, Whole, percent_text, pick
 from app.rules.formation_density import Unit, exchange, melee_json
@@ -112,7 +112,8 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
 @router.post(
     "/api/v1/rulesets/formation_density/melee", tags=["pricing"], response_model=MeleeResult,
     summary="Exact melee exchange between two Formation Density units",
-    responses={**CROSS_SITE_ANSWER, 404: {
+    dependencies=[Depends(json_body)],
+    responses={**CROSS_SITE_ANSWER, **NOT_JSON_ANSWER, 404: {
         "model": ValidationFailure,
         "description": "A referenced roster or unit does not exist; the message names it"},
         410: {"model": Failure,

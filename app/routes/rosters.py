@@ -10,12 +10,21 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Request, Response
+from fastapi import APIRouter, Body, Depends, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from app import ratelimit, services
-from app.deps import KeyedRosterId, LangDep, RosterId, SessionDep, not_found, refusal
+from app.deps import (
+    NOT_JSON_ANSWER,
+    KeyedRosterId,
+    LangDep,
+    RosterId,
+    SessionDep,
+    json_body,
+    not_found,
+    refusal,
+)
 from app.errors import refusal_body
 from app.models import (
     RevisionPublic,
@@ -47,7 +56,7 @@ _INVALID: dict[int | str, dict[str, Any]] = {
 _BODY: dict[int | str, dict[str, Any]] = {
     413: {"model": Failure, "description": "Body over the size limit, or a roster that, stored "
                                            "with every field written out, could not be sent "
-                                           "back within it"}, **_INVALID,
+                                           "back within it"}, **NOT_JSON_ANSWER, **_INVALID,
 }
 _ETAG_HEADER = {"ETag": {"description": 'The version, for If-Match: "v3"', "required": True,
                          "schema": {"type": "string"}}}
@@ -113,7 +122,7 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
     return int(found.group(1))
 
 
-@router.post("", status_code=201, response_model=RosterCreated,
+@router.post("", status_code=201, response_model=RosterCreated, dependencies=[Depends(json_body)],
              responses=_CREATED | _BODY | ratelimit.TOO_MANY | CROSS_SITE_ANSWER
              | UNAVAILABLE_ANSWER)
 def create_roster(request: Request, session: SessionDep, response: Response,
@@ -137,7 +146,7 @@ def read_roster(roster_id: RosterId, session: SessionDep, response: Response,
     return public(roster, lang)
 
 
-@router.put("/{roster_id}", response_model=RosterPublic,
+@router.put("/{roster_id}", response_model=RosterPublic, dependencies=[Depends(json_body)],
             responses=_VERSIONED | _BODY | _KEY_ANSWERS | _MISSING | UNAVAILABLE_ANSWER | {
                 412: {"model": StaleVersion,
                       "description": "The roster changed since that version; body says which"},

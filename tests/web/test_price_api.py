@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.responses import Response
 
+from app import deps
 from app.answers import FastJSON
 from app.config import Settings
 from app.main import create_app
@@ -430,7 +431,10 @@ def twinned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
                            lang: api.LangQuery = Query("en")) -> Response:
         return FastJSON(RULESETS[roster.ruleset].evaluate(roster, lang).result)
 
-    app.add_api_route(SOLVED, price_solved, methods=["POST"])
+    # With the dependency the API's other JSON operations declare (a body not sent as JSON:
+    # 415), which the price applies by hand.
+    app.add_api_route(SOLVED, price_solved, methods=["POST"],
+                      dependencies=[Depends(deps.json_body)])
     with TestClient(app) as client:
         yield client
 
