@@ -137,10 +137,11 @@ class StaleVersion(BaseModel):
 
 
 class CreationWindow(SQLModel, table=True):
-    """Rosters created from one client address in one fixed time window (the creation limit).
+    """Rosters created from one client address in one fixed time window: the creation limit
+    slides over the current window's count and the previous one's (app/ratelimit.py).
 
     Kept in the database rather than in memory so that every server process counts against the
-    same total; rows of past windows are deleted as new ones are counted.
+    same total; rows of windows before the previous one are deleted as new ones are counted.
     """
 
     __tablename__ = "creation_window"

@@ -1,12 +1,27 @@
-"""The creation limit: how many rosters one client address may create per time window.
+"""The creation limit: how many rosters one client address may create in a sliding window.
 
 Creating a roster is open to anyone, so without a limit one script could fill the database.
 The counters live in the database (table `creation_window`), not in a process's memory, so
-that every worker and every server sharing the database counts against the same total. The
-window is fixed (numbered `seconds since the epoch // window length`); counting is one atomic
-upsert that also returns the new count, so two processes racing for the last place cannot both
-take it. Only requests about to store a roster are counted: a refused form or file costs
-nothing, a refused creation (429) does.
+that every worker and every server sharing the database counts against the same total.
+
+The window slides: a creation is admitted while the client's creations in the last window
+length, estimated as `previous × (1 − elapsed share of the current window) + current`, stay
+within the limit. `current` and `previous` are the client's counts in the current and the
+previous fixed window (numbered `seconds since the epoch // window length`); the estimate
+takes the previous window's creations as spread evenly over it, the usual approximation of a
+sliding window by two counters. A fixed window alone let a client create twice the limit in a
+few seconds around a window's end; here the creations just before the boundary still weigh
+fully just after it, and their weight falls to nothing over the next window.
+
+Counting is one read of the two counts, then one atomic upsert that adds one to the current
+count only while it stays under what the previous count leaves room for, and returns the new
+count: two processes racing for the last place cannot both take it. Only requests about to
+store a roster are counted, once their content is accepted (app.services.create_roster's
+`admit`): a refused form, file or document costs nothing. A refused creation (429) costs
+nothing either: counting it would keep a client that goes on trying, and everyone sharing
+its address, refused for as long as anyone there tries, where the limit is meant to bound a
+rate. Retry-After is the time until the estimate leaves room for one more creation, if the
+address creates nothing meanwhile; trying again sooner does not move it.
 
 The client is the peer address of the connection. Behind a reverse proxy that address is the
 proxy's; `trusted_proxies` names the proxies whose X-Forwarded-For is then believed (uvicorn's
@@ -23,10 +38,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from fastapi import HTTPException
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col
@@ -107,45 +123,95 @@ class CreationLimit:
         return cls(settings.creation_limit, settings.creation_window_seconds)
 
     def take(self, session: Session, client: str, now: float | None = None) -> None:
-        """Count one creation for `client`; raise CreationRefused when it is over the limit."""
+        """Count one creation for `client`; raise CreationRefused, counting nothing, when it
+        would be over the limit (see the module doc)."""
         if self.limit == 0:
             return
-        moment = time.time() if now is None else now
-        index = int(moment // self.window_seconds)
-        count = _count_one(session, client_key(client), index)
-        if count > self.limit:
-            retry_after = math.ceil((index + 1) * self.window_seconds - moment)
-            raise CreationRefused(max(1, retry_after), self.limit, self.window_seconds)
+        # Exact arithmetic: Retry-After must admit at its second, and not a second earlier.
+        moment = Fraction(time.time() if now is None else now)
+        index = math.floor(moment / self.window_seconds)
+        left = (index + 1) * self.window_seconds - moment  # seconds left of the current window
+        key = client_key(client)
+        previous, current = _counts(session, key, index)
+        most = self.most(previous, left)
+        if current < most:
+            if _count_one(session, key, index, most):
+                return
+            # Another process took the last place between the read and the upsert.
+            previous, current = _counts(session, key, index)
+        raise CreationRefused(self.retry_after(previous, current, left), self.limit,
+                              self.window_seconds)
+
+    def most(self, previous: int, left: Fraction) -> int:
+        """How many creations the current window may hold `left` seconds before its end: the
+        limit, less the previous window's count weighted by the share of it still inside the
+        sliding window."""
+        return math.floor(self.limit - previous * left / self.window_seconds)
+
+    def retry_after(self, previous: int, current: int, left: Fraction) -> int:
+        """Whole seconds until one more creation is admitted, if none is made meanwhile."""
+        return max(1, math.ceil(self._wait(previous, current, left)))
+
+    def _wait(self, previous: int, current: int, left: Fraction) -> Fraction:
+        window = self.window_seconds
+        room = self.limit - current - 1  # what the previous window may weigh for one more
+        if room >= 0:
+            if previous == 0:
+                return Fraction(0)  # room already (a race lost in `take` may find that)
+            # In this window, as the previous one's weight falls: previous × (left − wait) /
+            # window ≤ room, at the window's end at the latest (room 0).
+            return max(Fraction(0), left - Fraction(room * window, previous))
+        # Only in the next window, where this window's count becomes the previous one and
+        # nothing is counted yet: current × (window − into) / window ≤ limit − 1. With a limit
+        # of 1 that is the next window's end, where the previous count is nothing.
+        into = window - Fraction((self.limit - 1) * window, current)
+        return left + into
 
 
-def _count_one(session: Session, client: str, index: int) -> int:
-    """Add one to the client's count in window `index` and return the new count."""
+def _counts(session: Session, client: str, index: int) -> tuple[int, int]:
+    """The client's counts in the previous window and in window `index`."""
+    table = CreationWindow.__table__
+    read = select(table.c.window_index, table.c.count).where(
+        table.c.client == client, col(table.c.window_index).in_((index - 1, index)))
+    with _transaction(session):
+        counts = {int(window): int(count) for window, count in session.exec(read).all()}
+    return counts.get(index - 1, 0), counts.get(index, 0)
+
+
+def _count_one(session: Session, client: str, index: int, most: int) -> bool:
+    """Add one to the client's count in window `index` unless it holds `most` already
+    (`most` ≥ 1); whether it did."""
     table = CreationWindow.__table__
     dialect = session.get_bind().dialect.name
     if dialect not in ("sqlite", "postgresql"):
         raise NotImplementedError(f"the creation limit needs SQLite or PostgreSQL, not {dialect}")
     insert = (sqlite.insert if dialect == "sqlite" else postgresql.insert)(table)
+    # The condition is checked on the row as it stands when the upsert locks it, so of two
+    # processes racing for the last place only one takes it; the loser gets no row back.
     upsert = (insert.values(client=client, window_index=index, count=1)
               .on_conflict_do_update(index_elements=["client", "window_index"],
-                                     set_={"count": table.c.count + 1})
+                                     set_={"count": table.c.count + 1},
+                                     where=table.c.count < most)
               .returning(table.c.count))
-    with _writing(session):
+    with _transaction(session, write=True):
         # One row, one lock: this transaction waits for nothing while holding it, so it cannot
         # take part in a deadlock.
-        count = int(session.exec(upsert).scalar_one())
+        count = session.exec(upsert).scalar_one_or_none()
     if count == 1:
         _forget_past_windows(session, index)
-    return count
+    return count is not None
 
 
 def _forget_past_windows(session: Session, index: int) -> None:
-    """Drop every client's counts of other windows (also those numbered under another window
-    length, after a settings change). Run at each client's first creation in a window, so the
-    table holds about one row per address active in the current or the last window."""
+    """Drop every client's counts of windows before the previous one (also those numbered
+    under another window length, after a settings change). Run at each client's first
+    creation in a window, so the table holds about one row per address active in the last two
+    windows (the previous window's count is still read)."""
     table = CreationWindow.__table__
     try:
-        with _writing(session):
-            session.exec(delete(table).where(col(table.c.window_index) != index))
+        with _transaction(session, write=True):
+            session.exec(delete(table).where(
+                col(table.c.window_index).not_in((index - 1, index))))
     except DBAPIError:
         # Two processes clearing at once may deadlock on PostgreSQL; one of them is enough,
         # and the rows left are cleared next time.
@@ -153,11 +219,15 @@ def _forget_past_windows(session: Session, index: int) -> None:
 
 
 @contextmanager
-def _writing(session: Session) -> Iterator[None]:
+def _transaction(session: Session, *, write: bool = False) -> Iterator[None]:
     if session.in_transaction():
         session.commit()
-    # SQLite: take the write lock at BEGIN, so the upsert cannot deadlock on a lock upgrade.
-    session.connection(execution_options={WRITER: True})
+    if write:
+        # SQLite: take the write lock at BEGIN, so the upsert cannot deadlock on a lock upgrade.
+        session.connection(execution_options={WRITER: True})
+    elif session.get_bind().dialect.name != "sqlite":
+        # A read of one statement: without a transaction it is one round trip, not three.
+        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
     try:
         yield
         session.commit()

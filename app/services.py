@@ -14,7 +14,7 @@ import hmac
 import secrets
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -259,10 +259,16 @@ def _live(session: Session, roster_id: str, days: int = RESTORE_DAYS) -> Roster:
 
 
 def create_roster(session: Session, document: Any, *,
-                  copied_from: tuple[str, int] | None = None) -> Created:
+                  copied_from: tuple[str, int] | None = None,
+                  admit: Callable[[], None] | None = None) -> Created:
+    """Store a new roster. `admit` runs once the document is accepted, just before it is
+    stored, and stops the creation by raising: the creation limit (app/ratelimit.py) counts
+    there, so a document refused for its content or size costs the client nothing."""
     doc = _document(document)
     text = doc.model_dump_json()
     _fits(session, text)
+    if admit is not None:
+        admit()
     now = utcnow()
     key = secrets.token_urlsafe(KEY_BYTES)
     row = Roster(id=secrets.token_urlsafe(12), edit_key_hash=digest(key), version=1,

@@ -159,8 +159,10 @@ async def import_roster(request: Request, session: SessionDep, response: Respons
         document = parse_roster(data, lang)
     except ImportRefused as refused:
         return _refused(refused.detail)
-    await run_in_threadpool(ratelimit.admit_api, request, session, lang)
-    created = await run_in_threadpool(services.create_roster, session, document)
+    # Counted once the document is accepted, its size too: a refused one costs nothing.
+    created = await run_in_threadpool(
+        services.create_roster, session, document,
+        admit=lambda: ratelimit.admit_api(request, session, lang))
     roster = created.roster
     response.headers["ETag"] = etag(roster.version)
     response.headers["Location"] = f"{router.prefix}/{roster.id}"

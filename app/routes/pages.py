@@ -248,10 +248,14 @@ def _over_limit(request: Request, session: Any) -> Response | None:
     try:
         ratelimit.take_creation(request, session)
     except ratelimit.CreationRefused as refused:
-        response = _refuse(request, 429, refused.message(i18n.request_lang(request)))
-        response.headers["Retry-After"] = str(refused.retry_after)
-        return response
+        return _limit_refusal(request, refused)
     return None
+
+
+def _limit_refusal(request: Request, refused: ratelimit.CreationRefused) -> Response:
+    response = _refuse(request, 429, refused.message(i18n.request_lang(request)))
+    response.headers["Retry-After"] = str(refused.retry_after)
+    return response
 
 
 def _created(request: Request, created: services.Created) -> Response:
@@ -374,14 +378,16 @@ def _import_refused(request: Request, session: Session, refused: ImportRefused) 
 
 
 def _import(request: Request, session: Session, model: Any) -> Response:
-    if (refused := _over_limit(request, session)) is not None:
-        return refused
     try:
-        created = services.create_roster(session, model)
+        # Counted once the roster is accepted, its size too: a refused file costs nothing.
+        created = services.create_roster(
+            session, model, admit=lambda: ratelimit.take_creation(request, session))
     except services.DocumentTooLarge:
         return _refuse(request, 413, i18n.gettext(
             "This roster is too large to store: it could not be sent back as read or "
             "exported."))
+    except ratelimit.CreationRefused as refused:
+        return _limit_refusal(request, refused)
     device_id = _device(request, session, create=True)
     assert device_id is not None
     services.remember(session, device_id, created.roster.id, True)

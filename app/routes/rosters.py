@@ -129,8 +129,10 @@ def create_roster(request: Request, session: SessionDep, response: Response,
                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
                   lang: LangDep = "en") -> dict[str, Any]:
     """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
-    ratelimit.admit_api(request, session, lang)
-    return _created(services.create_roster(session, document), lang, response)
+    # Counted once the document is accepted, its size too: a refused one costs nothing.
+    created = services.create_roster(
+        session, document, admit=lambda: ratelimit.admit_api(request, session, lang))
+    return _created(created, lang, response)
 
 
 @router.get("/{roster_id}", response_model=RosterPublic,

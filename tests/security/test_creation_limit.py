@@ -1,5 +1,5 @@
-"""The creation limit: rosters per client address and window, for the API and the pages, held
-in the database so that it binds every server process."""
+"""The creation limit: rosters per client address in a sliding window, for the API and the
+pages, held in the database so that it binds every server process."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import concurrent.futures
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from sqlmodel import Session
 
 from app.main import create_app
@@ -22,6 +23,7 @@ from tests.helpers.servers import running_server
 from tests.security.conftest import AppFactory, stored_rosters
 
 WINDOW = 600
+SMALL_BODY = 8192  # bytes a request may carry, in the tests of documents too large to store
 
 
 def csrf_of(client: TestClient) -> str:
@@ -37,6 +39,21 @@ def import_(client: TestClient) -> httpx.Response:
     return client.post("/api/v1/rosters/import", json=army("Импорт"))
 
 
+def too_large() -> dict[str, Any]:
+    """3 KB sent, 7.8 KB once stored with every field written out: over SMALL_BODY less the
+    export's envelope (as in tests/web/test_stored_size.py)."""
+    return {"name": "x", "ruleset": "chainmail", "nation": "generic",
+            "units": [{"lines": [{"troop": "peasant", "figures": 1}]} for _ in range(70)]}
+
+
+def upload(client: TestClient, document: dict[str, Any]) -> httpx.Response:
+    """The home page's import form, sending `document` as the file."""
+    return client.post("/rosters/import", data={"csrf": csrf_of(client)},
+                       files={"file": ("army.json", json.dumps(document).encode(),
+                                       "application/json")},
+                       follow_redirects=False)
+
+
 def test_the_api_refuses_the_creation_over_the_limit_with_429_and_retry_after(
         app_with: AppFactory) -> None:
     with app_with(creation_limit=3, creation_window_seconds=WINDOW) as client:
@@ -47,7 +64,9 @@ def test_the_api_refuses_the_creation_over_the_limit_with_429_and_retry_after(
         for refused in (create(client), import_(client),
                         client.post(f"/api/v1/rosters/{original}/copy")):
             assert refused.status_code == 429
-            assert 0 < int(refused.headers["retry-after"]) <= WINDOW
+            # Three made at once in this window weigh 3 × (1 − elapsed share) in the next:
+            # room for one more a third into it, whenever in this one they were made.
+            assert WINDOW // 3 < int(refused.headers["retry-after"]) <= WINDOW + WINDOW // 3
             assert "Too many new rosters" in refused.json()["detail"]
         assert stored_rosters(client) == before
         russian = client.post("/api/v1/rosters?lang=ru", json=army())
@@ -91,7 +110,8 @@ def test_the_pages_refuse_creating_importing_and_copying_over_the_limit(
                             files={"file": ("army.json", exported, "application/json")}),
                 client.post(f"/r/{roster_id}/copy", data={"csrf": token})):
             assert refused.status_code == 429
-            assert 0 < int(refused.headers["retry-after"]) <= 600
+            # Two made at once: room for one more halfway into the next window.
+            assert WINDOW // 2 < int(refused.headers["retry-after"]) <= WINDOW + WINDOW // 2
             assert "Слишком много новых армий" in refused.text
             assert refused.headers["content-type"].startswith("text/html")
         assert stored_rosters(client) == before
@@ -142,34 +162,106 @@ def test_a_mistyped_trusted_proxy_stops_the_app_from_starting(tmp_path: Path) ->
         create_app(settings_for(sqlite_url(tmp_path), trusted_proxies="10.0.0.1, 10.0.0.300"))
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_the_window_resets_and_retry_after_counts_down_to_its_end(
-        backend: str, tmp_path: Path) -> None:
-    from app.db import make_engine, migrate
+def test_documents_too_large_to_store_do_not_use_up_the_api_limit(
+        app_with: AppFactory) -> None:
+    with app_with(creation_limit=3, max_body_bytes=SMALL_BODY) as client:
+        for _ in range(5):
+            assert client.post("/api/v1/rosters/import", json=too_large()).status_code == 413
+            assert client.post("/api/v1/rosters", json=too_large()).status_code == 413
+        assert stored_rosters(client) == 0
+        assert [create(client).status_code, import_(client).status_code,
+                create(client).status_code, create(client).status_code] == [201] * 3 + [429]
 
-    with database(backend, tmp_path) as url:
-        engine = make_engine(settings_for(url))
-        migrate(engine)
-        try:
-            limit = CreationLimit(limit=2, window_seconds=100)
-            start = 1_000_000.0  # a window boundary: 10 000 × 100 s
-            with Session(engine) as session:
-                limit.take(session, "192.0.2.1", now=start + 10)
-                limit.take(session, "192.0.2.1", now=start + 20)
-                with pytest.raises(CreationRefused) as refused:
-                    limit.take(session, "192.0.2.1", now=start + 30.5)
-                assert refused.value.retry_after == 70
-                limit.take(session, "192.0.2.2", now=start + 40)  # someone else
-                limit.take(session, "192.0.2.1", now=start + 100)  # the next window
-                limit.take(session, "192.0.2.1", now=start + 150)
-                with pytest.raises(CreationRefused):
-                    limit.take(session, "192.0.2.1", now=start + 199)
-                rows = session.connection().execute(text(
-                    "SELECT client, window_index, count FROM creation_window")).all()
-            # Counts of past windows are cleared; only the current one is kept.
-            assert sorted(tuple(r) for r in rows) == [("192.0.2.1", 10_001, 3)]
-        finally:
-            engine.dispose()
+
+def test_files_too_large_to_store_do_not_use_up_the_pages_limit(app_with: AppFactory) -> None:
+    with app_with(creation_limit=2, max_body_bytes=SMALL_BODY) as client:
+        for _ in range(4):
+            refused = upload(client, too_large())
+            assert refused.status_code == 413 and "too large to store" in refused.text
+        assert stored_rosters(client) == 0
+        assert upload(client, army()).status_code == 303
+        made = client.post("/rosters/new", data={"csrf": csrf_of(client), "name": "Орда",
+                                                 "ruleset": "chainmail", "nation": "mongols"},
+                           follow_redirects=False)
+        assert made.status_code == 303
+        over = upload(client, army())
+        assert over.status_code == 429 and "Too many new rosters" in over.text
+
+
+START = 1_000_000.0  # a window boundary: 10 000 × 100 s
+CLIENT = "192.0.2.1"
+
+
+def counts(session: Session) -> list[tuple[str, int, int]]:
+    rows = session.connection().execute(text(
+        "SELECT client, window_index, count FROM creation_window")).all()
+    return sorted((str(client), int(index), int(count)) for client, index, count in rows)
+
+
+def test_a_burst_at_a_windows_end_still_counts_at_the_next_ones_start(engine: Engine) -> None:
+    # A fixed window admitted the limit again a moment later: twice the limit in a second.
+    limit = CreationLimit(limit=5, window_seconds=100)
+    with Session(engine) as session:
+        for tenth in range(5):
+            limit.take(session, CLIENT, now=START - 0.5 + tenth / 10)
+        for offset in (0.0, 0.1, 10.0):
+            with pytest.raises(CreationRefused):
+                limit.take(session, CLIENT, now=START + offset)
+        # The burst's weight falls as the window slides past it: 5 × 80/100 + 1 ≤ 5.
+        limit.take(session, CLIENT, now=START + 20)
+
+
+@pytest.mark.parametrize(("per_window", "made", "asked", "retry_after"), [
+    # Mostly the previous window: its burst, made at its end, weighs 3 × 99.9/100 just after
+    # it, and falls to 2 (room for one more) 99.9 − 200/3 = 33.2 s later.
+    (3, [99.0, 99.5, 99.9], 100.1, 34),
+    # The current window alone: its 2 weigh in the next as the previous count, 2 × (1 − share)
+    # + 1 ≤ 2 half-way into it: 69.5 s to this window's end, and 50 s more.
+    (2, [10, 20], 30.5, 120),
+    # Both: the previous window's 2 weigh 2 × 70/100 beside this one's 2; room for one more
+    # when they weigh 1, 20 s on (exactly: admitted at that second, not before).
+    (4, [50, 60, 110, 120], 130, 20),
+    # This window full on its own (1 + the previous 1 × 0.4): room at its end, 40 s on.
+    (2, [90, 150], 160, 40),
+    # A limit of 1: this window's creation weighs on until the next window has passed whole.
+    (1, [50], 60, 140),
+])
+def test_retry_after_is_the_wait_until_a_creation_is_admitted(
+        engine: Engine, per_window: int, made: list[float], asked: float, retry_after: int) -> None:
+    limit = CreationLimit(limit=per_window, window_seconds=100)
+    with Session(engine) as session:
+        for offset in made:
+            limit.take(session, CLIENT, now=START + offset)
+        # Asked again before its time, it counts down; trying again costs nothing.
+        for early in (0, 1, retry_after // 2, retry_after - 1):
+            with pytest.raises(CreationRefused) as refused:
+                limit.take(session, CLIENT, now=START + asked + early)
+            assert refused.value.retry_after == retry_after - early
+        limit.take(session, CLIENT, now=START + asked + retry_after)
+
+
+def test_the_current_and_the_previous_windows_counts_are_kept(engine: Engine) -> None:
+    limit = CreationLimit(limit=2, window_seconds=100)
+    with Session(engine) as session:
+        # A count numbered under another window length (1000 s), before a settings change:
+        # cleared at the first count of a window.
+        session.connection().execute(text(
+            "INSERT INTO creation_window (client, window_index, count) "
+            "VALUES ('192.0.2.9', 1000, 1)"))
+        session.commit()
+        limit.take(session, CLIENT, now=START + 10)
+        assert counts(session) == [(CLIENT, 10_000, 1)]
+        limit.take(session, CLIENT, now=START + 20)
+        limit.take(session, "192.0.2.2", now=START + 40)  # someone else
+        limit.take(session, CLIENT, now=START + 190)  # the next window: 2 × 10/100 + 1 ≤ 2
+        for _ in range(5):  # refused, and not counted
+            with pytest.raises(CreationRefused):
+                limit.take(session, CLIENT, now=START + 191)
+        assert counts(session) == [(CLIENT, 10_000, 2), (CLIENT, 10_001, 1),
+                                   ("192.0.2.2", 10_000, 1)]
+        limit.take(session, CLIENT, now=START + 250)  # window 10 002: 1 × 50/100 + 1 ≤ 2
+        # Counts of windows before the previous one are cleared.
+        assert counts(session) == [(CLIENT, 10_001, 1), (CLIENT, 10_002, 1)]
 
 
 @pytest.mark.slow
