@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -57,6 +57,14 @@ class Settings(BaseSettings):
     # Revisions kept per roster, the latest (0: all). Every change stores one: without a bound,
     # changing one large roster again and again fills the disk, whatever the creation limit.
     max_revisions: int = Field(default=200, ge=0)
+    # Browsers one roster is remembered by (its device rows), the latest-opened: those that may
+    # edit it (opened by its edit link) and those that keep it in "my rosters" only to read (a
+    # share link opened, a right to edit withdrawn by a new link or by this bound). Past either,
+    # the ones that opened it longest ago lose that place. Without them, a script opening the
+    # edit link as new browsers, and renewing it, left rows and devices behind without end.
+    # app/services.py keeps the same defaults for sessions made without the settings.
+    max_editing_browsers: int = 32
+    max_reading_browsers: int = 300
     # Rosters one client address may create per window, counted in the database so that the
     # limit holds across server processes (0: no limit). See app/ratelimit.py.
     creation_limit: int = Field(default=60, ge=0)
@@ -84,6 +92,16 @@ class Settings(BaseSettings):
     def _lowercase(cls, value: object) -> object:
         # Operators write INFO or JSON as often as info or json.
         return value.lower() if isinstance(value, str) else value
+
+    @field_validator("max_editing_browsers", "max_reading_browsers", mode="after")
+    @classmethod
+    def _at_least_one(cls, value: int, info: ValidationInfo) -> int:
+        # Named as operators write it: pydantic's own message names only the field. With 0 an
+        # edit link would grant nothing (or a withdrawn grant forget the browser at once).
+        if value < 1:
+            raise ValueError(f"MUSTER_{str(info.field_name).upper()} must be at least 1 "
+                             f"(browsers per roster), not {value}")
+        return value
 
     @field_validator("public_url", mode="after")
     @classmethod

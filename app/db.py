@@ -682,7 +682,9 @@ def open_session(request: Request) -> Session:
     settings: Settings | None = getattr(request.app.state, "settings", None)
     info = {} if settings is None else {
         "max_document_bytes": settings.max_body_bytes - EXPORT_ENVELOPE_BYTES,
-        "max_revisions": settings.max_revisions}
+        "max_revisions": settings.max_revisions,
+        "max_editing_browsers": settings.max_editing_browsers,
+        "max_reading_browsers": settings.max_reading_browsers}
     return Session(engine, expire_on_commit=False, info=info)
 
 

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel
-from sqlalchemy import bindparam, delete, func, insert, or_, update
+from sqlalchemy import bindparam, case, delete, func, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
@@ -45,8 +45,12 @@ KEY_BYTES = 16  # edit keys: 128 random bits
 # "My rosters" sorts by last change, not by last opening: when a roster was last opened is
 # kept only this precisely.
 REMEMBER_AGAIN_AFTER = timedelta(minutes=10)
-# Browsers that may edit one roster at once, by its edit link (open_with_key).
+# Browsers one roster is remembered by, the latest-opened: those that may edit it, by its edit
+# link (open_with_key), and those that keep it in "my rosters" only to read (_bound_readers).
+# The defaults of MUSTER_MAX_EDITING_BROWSERS and MUSTER_MAX_READING_BROWSERS, which a
+# request's session carries (as it does max_revisions); a session made without them uses these.
 MAX_EDITING_BROWSERS = 32
+MAX_READING_BROWSERS = 300
 MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL
 
 SortKey = Literal["name", "nation", "points", "updated"]
@@ -317,6 +321,9 @@ def new_edit_key(session: Session, roster_id: str, keep_device: int | None = Non
         if keep_device is not None:
             others.append(col(DeviceRoster.device_id) != keep_device)
         session.exec(update(DeviceRoster).where(*others).values(can_edit=False))  # type: ignore[call-overload]
+    # Those browsers are readers now: renewing the link after opening it from new browsers,
+    # again and again, must not grow the roster's readers without end.
+    _bound_readers(session, roster_id, keep=keep_device)
     return key
 
 
@@ -445,11 +452,31 @@ def restore_roster(session: Session, roster_id: str, *, days: int = RESTORE_DAYS
 
 def purge_deleted(session: Session, *, days: int = RESTORE_DAYS,
                   now: datetime | None = None) -> int:
-    """Remove rosters deleted more than `days` ago, with their revisions. Returns how many."""
+    """Remove rosters deleted more than `days` ago, with their revisions and their places in
+    "my rosters" (both ON DELETE CASCADE), and the browsers remembered for those rosters
+    alone. Returns how many rosters."""
     cutoff = (now or utcnow()) - timedelta(days=days)
+    purged = select(Roster.id).where(col(Roster.deleted_at) < cutoff)
     with _transaction(session, write=True):
+        _forget_browsers_of(session, purged)
         gone = session.exec(delete(Roster).where(col(Roster.deleted_at) < cutoff))
         return int(gone.rowcount or 0)
+
+
+def _forget_browsers_of(session: Session, purged: Any) -> None:
+    """Delete the devices all of whose rosters are among `purged` (a query of roster ids):
+    nothing else would ever remove them. Only those: a device remembered for no roster yet
+    (made a moment before its first one is noted) must stay, so "no roster" is not enough."""
+    theirs = select(DeviceRoster.device_id).where(col(DeviceRoster.roster_id).in_(purged))
+    elsewhere = select(DeviceRoster.device_id).where(
+        DeviceRoster.device_id == Device.id, col(DeviceRoster.roster_id).not_in(purged))
+    # Locked first (PostgreSQL; SQLite's writers take turns anyway): a browser noting another
+    # roster meanwhile has it in the table before the DELETE looks, and keeps its device, or
+    # waits and is refused. Unlocked, the DELETE could go by what it saw before, and its
+    # cascade take that new roster from the browser's "my rosters".
+    session.exec(select(Device.id).where(col(Device.id).in_(theirs)).with_for_update()).all()
+    session.exec(delete(Device).where(  # type: ignore[call-overload]
+        col(Device.id).in_(theirs), ~elsewhere.exists()))
 
 
 def copy_roster(session: Session, roster_id: str) -> Created:
@@ -498,7 +525,14 @@ def find_device(session: Session, token: str) -> int | None:
 
 
 def remember(session: Session, device_id: int, roster_id: str, can_edit: bool) -> None:
-    """Note that the device opened the roster; once it could edit, it keeps that right."""
+    """Note that the device opened the roster; once it could edit, it keeps that right. A
+    browser noted to read may push the roster's readers past their bound (_bound_readers)."""
+    if _note_opened(session, device_id, roster_id, can_edit) and not can_edit:
+        _bound_readers(session, roster_id, keep=device_id)
+
+
+def _note_opened(session: Session, device_id: int, roster_id: str, can_edit: bool) -> bool:
+    """remember's note; False when there was nothing to write."""
     now = utcnow()
     # Most calls come from a browser reopening a roster it already knows: a read tells, and
     # saves a write (and, on SQLite, the database's one write lock) on every page view.
@@ -506,7 +540,7 @@ def remember(session: Session, device_id: int, roster_id: str, can_edit: bool) -
         seen = session.get(DeviceRoster, (device_id, roster_id))
         if (seen is not None and (seen.can_edit or not can_edit)
                 and now - _utc(seen.last_opened) < REMEMBER_AGAIN_AFTER):
-            return
+            return False
     table = DeviceRoster.__table__
     values = {"device_id": device_id, "roster_id": roster_id, "can_edit": can_edit,
               "last_opened": now}
@@ -522,34 +556,79 @@ def remember(session: Session, device_id: int, roster_id: str, can_edit: bool) -
                 set_={"can_edit": or_(table.c.can_edit, upsert.excluded.can_edit),
                       "last_opened": upsert.excluded.last_opened})
             session.exec(statement)
-            return
+            return True
         seen = session.get(DeviceRoster, (device_id, roster_id))
         if seen is None:
             session.exec(insert(table).values(**values))
         else:
             seen.can_edit = seen.can_edit or can_edit
             seen.last_opened = now
+    return True
 
 
 def open_with_key(session: Session, device_id: int, roster_id: str) -> None:
     """The device opened the roster with its edit key (the editor's link): it may edit it.
 
-    A roster is edited by at most MAX_EDITING_BROWSERS browsers: past that, the ones that
-    opened it longest ago lose the right (a new edit link takes it from all of them at once).
-    One whose "my rosters" holds other rosters keeps this one to read, as after a new link; one
-    that was remembered for this roster alone is forgotten. Without the bound, a script opening
-    a link again and again, each time as a new browser, left a device and a grant behind every
-    time. Callers check the key first (check_edit_key).
+    A roster is edited by at most MUSTER_MAX_EDITING_BROWSERS browsers (the session's
+    `max_editing_browsers`, else MAX_EDITING_BROWSERS): past that, the ones that opened it
+    longest ago lose the right (a new edit link takes it from all of them at once). One whose
+    "my rosters" holds other rosters keeps this one to read, as after a new link, within the
+    readers' bound (_bound_readers); one that was remembered for this roster alone is
+    forgotten. Without the bound, a script opening a link again and again, each time as a new
+    browser, left a device and a grant behind every time. Callers check the key first
+    (check_edit_key).
     """
     remember(session, device_id, roster_id, True)
+    bound = _browsers(session, "max_editing_browsers", MAX_EDITING_BROWSERS)
     with _transaction(session):
         past = session.exec(
             select(DeviceRoster.device_id)
             .where(DeviceRoster.roster_id == roster_id, col(DeviceRoster.can_edit))
             .order_by(col(DeviceRoster.last_opened).desc(), col(DeviceRoster.device_id).desc())
-            .offset(MAX_EDITING_BROWSERS)).all()
+            .offset(bound)).all()
     if past:
         _forget_editors(session, roster_id, list(past))
+        _bound_readers(session, roster_id, keep=device_id)
+
+
+def _browsers(session: Session, setting: str, default: int) -> int:
+    """A bound on one roster's browsers: the app's setting, which its sessions carry."""
+    return int(session.info.get(setting) or default)
+
+
+def _bound_readers(session: Session, roster_id: str, keep: int | None = None) -> None:
+    """Keep the roster in the "my rosters" of at most MUSTER_MAX_READING_BROWSERS readers
+    (browsers that may not edit it; the session's `max_reading_browsers`, else
+    MAX_READING_BROWSERS): `keep`, then those that opened it latest. The others forget it, and
+    a browser that was remembered for it alone is forgotten, as past the editors' bound. The
+    owner renewing the link may edit, so is no reader and stays as it was. Without the bound,
+    opening the edit link from new browsers and renewing it, again and again (each renewal
+    leaves those browsers as readers), or share links opened by ever new browsers, grew one
+    roster's rows and the devices behind them without end."""
+    bound = _browsers(session, "max_reading_browsers", MAX_READING_BROWSERS)
+    readers = [col(DeviceRoster.roster_id) == roster_id, col(DeviceRoster.can_edit).is_(False)]
+    # `keep` (the browser opening the roster now, or renewing its link) counts first, whatever
+    # the clocks of the servers that noted the others.
+    first = [] if keep is None else [case((col(DeviceRoster.device_id) == keep, 0), else_=1)]
+    # A query, not a list of ids: rows stored before the bound may be more than one statement
+    # can carry. Not correlated with the DELETE below, which is of the same table.
+    past = (select(DeviceRoster.device_id).where(*readers)
+            .order_by(*first, col(DeviceRoster.last_opened).desc(),
+                      col(DeviceRoster.device_id).desc())
+            .offset(bound).correlate(None))
+    with _transaction(session):  # nearly always nobody is past it: a read, not a write
+        if session.exec(past.limit(1)).first() is None:
+            return
+    elsewhere = select(DeviceRoster.device_id).where(
+        DeviceRoster.device_id == Device.id, DeviceRoster.roster_id != roster_id)
+    with _transaction(session, write=True):
+        # Browsers remembered for this roster alone go, their row with them (ON DELETE
+        # CASCADE); that leaves the latest-opened readers as they were, so `past` still
+        # finds the rest of those past the bound.
+        session.exec(delete(Device).where(  # type: ignore[call-overload]
+            col(Device.id).in_(past), ~elsewhere.exists()))
+        session.exec(delete(DeviceRoster).where(  # type: ignore[call-overload]
+            *readers, col(DeviceRoster.device_id).in_(past)))
 
 
 def _forget_editors(session: Session, roster_id: str, device_ids: list[int]) -> None:
