@@ -101,6 +101,15 @@ class MyRoster:
     can_edit: bool
 
 
+@dataclass(frozen=True)
+class DeletedRoster:
+    """A roster this browser could edit, deleted and still restorable (the home page)."""
+
+    id: str
+    name: str
+    restorable_until: datetime
+
+
 class RosterNotFound(Exception):
     """No roster by this id: never stored, deleted, or purged."""
 
@@ -764,3 +773,21 @@ def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str =
         return [MyRoster(id=r[0], name=r[1], ruleset=r[2], nation=r[3], total=float(r[4]),
                          points_limit=r[5], updated_at=_utc(r[6]), can_edit=bool(r[7]))
                 for r in rows]
+
+
+def deleted_rosters(session: Session, device_id: int, *,
+                    days: int = RESTORE_DAYS) -> list[DeletedRoster]:
+    """The rosters this device may edit that were deleted and can still be restored, the
+    latest deleted first: the home page offers them back (their grants outlive the deletion
+    until the purge)."""
+    since = utcnow() - timedelta(days=days)
+    statement = (
+        select(Roster.id, Roster.name, Roster.deleted_at)
+        .join(DeviceRoster, col(DeviceRoster.roster_id) == Roster.id)
+        .where(DeviceRoster.device_id == device_id, col(DeviceRoster.can_edit),
+               col(Roster.deleted_at).is_not(None), col(Roster.deleted_at) >= since)
+        .order_by(col(Roster.deleted_at).desc(), col(Roster.id)))
+    with _transaction(session):
+        rows = session.exec(statement).all()
+    return [DeletedRoster(id=r[0], name=r[1],
+                          restorable_until=_utc(r[2]) + timedelta(days=days)) for r in rows]

@@ -28,6 +28,7 @@ from app.db import open_session
 from app.deps import ROSTER_ID, SessionDep
 from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, Evaluation, get_ruleset
+from app.rules.words import counted
 from app.stored_documents import DOCUMENT
 from app.web import editing, i18n, share_views
 from app.web.problems import edit_problem, problem_text
@@ -307,8 +308,12 @@ def home(request: Request, session: SessionDep, q: str = "", sort: str = "update
     device_id = _device(request, session)
     mine = services.my_rosters(session, device_id, query=q[:120], sort=sort,
                                descending=descending) if device_id else []
+    deleted = services.deleted_rosters(session, device_id) if device_id else []
+    # Just deleted from the editor (?deleted=id): said at the top of the list, if it is there.
+    just = request.query_params.get("deleted", "")
     context = {"mine": mine, "q": q[:120], "sort": sort, "dir": "desc" if descending else "asc",
-               "error": None, "form": {}}
+               "error": None, "form": {}, "deleted": deleted,
+               "just_deleted": next((d for d in deleted if d.id == just), None)}
     return page(request, "rosters/home.html", context, blocks=["my_rosters"])
 
 
@@ -506,12 +511,10 @@ def _link_refused(request: Request, session: Session, roster_id: str,
         return _missing(request)
     except services.KeyRejected:
         return _refuse(request, 403, i18n.gettext("This edit link is not valid."), roster_id)
-    try:  # the key of a deleted roster is still its key: it may restore it (the API)
+    try:  # the key of a deleted roster is still its key: it may restore it
         services.get_roster(session, roster_id)
     except services.RosterDeleted as gone:
-        return _refuse(request, 410, i18n.gettext(
-            "This roster was deleted. With this edit link's key it can be restored through "
-            "the API until %(date)s.") % {"date": gone.restorable_until.date().isoformat()})
+        return _restorable(request, roster_id, gone, key=key)
     except services.RosterNotFound:
         return _missing(request)
     return None
@@ -555,6 +558,11 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
 def _editor_page(request: Request, session: Session, roster_id: str) -> Response:
     try:
         stored = services.get_roster(session, roster_id)
+    except services.RosterDeleted as gone:
+        device_id = _device(request, session)
+        if device_id is not None and services.can_edit(session, device_id, roster_id):
+            return _restorable(request, roster_id, gone)
+        return _deleted(request)
     except services.RosterNotFound as error:
         return _gone(request, error)
     device_id = _device(request, session)
@@ -567,6 +575,8 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
     new_key = request.cookies.get(NEW_KEY_COOKIE)
     context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
     context["editing"] = True
+    # How long the home page offers it back once deleted: "30 days", «30 дней».
+    context["restore_period"] = counted(services.RESTORE_DAYS, "day", i18n.request_lang(request))
     response = page(request, "rosters/edit.html", context)
     # The editor may show the edit key (once, after creation or a new link), and is this
     # browser's own: no cache, the browser's disk or back-forward cache included, keeps it.
@@ -598,6 +608,84 @@ def _new_link(request: Request, session: Session, roster_id: str,
     response = _redirect(request, f"/r/{quote(roster_id)}/edit")
     _show_key_once(request, response, roster_id, key)
     return response
+
+
+# ---------------------------------------------------------------- deleting and restoring
+
+def _restorable(request: Request, roster_id: str, gone: services.RosterDeleted,
+                key: str = "") -> Response:
+    """The page of a deleted roster for whoever may restore it: a browser that may edit it,
+    or one holding its edit link (`key`, sent back with the form: the link has no grant to
+    stand on). Kept by no cache: it may carry the key."""
+    lang = i18n.request_lang(request)
+    response = page(request, "rosters/refused.html", {
+        "message": i18n.gettext("This roster was deleted. It can be restored until %(date)s.")
+        % {"date": i18n.day(gone.restorable_until, lang)},
+        "restore": {"action": f"/r/{quote(roster_id)}/restore", "key": key}},
+        status_code=410)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.post("/r/{roster_id}/delete")
+async def delete(request: Request, roster_id: str) -> Response:
+    """Delete a roster this browser may edit: its share link and editor answer 410, and this
+    browser's home page offers it back for services.RESTORE_DAYS days (the API's DELETE)."""
+    if _no_such_id(roster_id):
+        return _missing(request)
+    return await _with_form(request, _delete, roster_id)
+
+
+def _delete(request: Request, session: Session, roster_id: str,
+            form: editing.Form) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return _expired(request)
+    device_id = _device(request, session)
+    if device_id is None or not services.can_edit(session, device_id, roster_id):
+        return _not_editable(request)
+    try:
+        services.delete_roster(session, roster_id)  # twice keeps the first date
+    except services.RosterNotFound:
+        return _missing(request)
+    return _redirect(request, f"/?deleted={quote(roster_id)}#deleted-heading")
+
+
+@router.post("/r/{roster_id}/restore")
+async def restore(request: Request, roster_id: str) -> Response:
+    """Restore a deleted roster, from a browser that may edit it or with its edit key."""
+    if _no_such_id(roster_id):
+        return _missing(request)
+    return await _with_form(request, _restore, roster_id)
+
+
+def _restore(request: Request, session: Session, roster_id: str,
+             form: editing.Form) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return _expired(request)
+    device_id = _device(request, session)
+    granted = device_id is not None and services.can_edit(session, device_id, roster_id)
+    key = form.get("key", "")[:64]
+    if not granted:
+        if not key:
+            return _not_editable(request)
+        try:
+            services.check_edit_key(session, roster_id, key)
+        except services.RosterNotFound:
+            return _missing(request)
+        except services.KeyRejected:
+            return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
+                           roster_id)
+    try:
+        services.restore_roster(session, roster_id)  # a live roster stays as it is
+    except services.RosterNotFound:
+        return _refuse(request, 404, i18n.gettext(
+            "This roster can no longer be restored: the time to restore it is over."))
+    if not granted:
+        # The key holder edits in this browser from now on, as after opening the link.
+        device_id = _device(request, session, create=True)
+        assert device_id is not None
+        services.open_with_key(session, device_id, roster_id)
+    return _redirect(request, f"/r/{quote(roster_id)}/edit")
 
 
 @plain_route("/r/{roster_id}/edit", "POST")

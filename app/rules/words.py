@@ -40,6 +40,9 @@ NOUNS: dict[str, dict[str, dict[str, str]]] = {
                  "ru": {"one": "очка", "few": "очков", "many": "очков", "other": "очка"}},
     "warrior": {"en": {"one": "warrior", "other": "warriors"},
                 "ru": {"one": "воин", "few": "воина", "many": "воинов", "other": "воина"}},
+    # "срок — 1 день", "2 дня", "30 дней": a span of time, in the nominative.
+    "day": {"en": {"one": "day", "other": "days"},
+            "ru": {"one": "день", "few": "дня", "many": "дней", "other": "дня"}},
     "error": {"en": {"one": "error", "other": "errors"},
               "ru": {"one": "ошибка", "few": "ошибки", "many": "ошибок", "other": "ошибки"}},
     "warning": {"en": {"one": "warning", "other": "warnings"},

@@ -7,10 +7,12 @@ browser's Accept-Language, then English.
 from __future__ import annotations
 
 from contextvars import ContextVar
+from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
 
 from babel.core import Locale, negotiate_locale
+from babel.dates import format_date
 from babel.support import NullTranslations, Translations
 from starlette.requests import Request
 
@@ -110,3 +112,10 @@ def in_context(catalogue: NullTranslations, context: str, message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current.get()).ungettext(singular, plural, n)
+
+
+def day(moment: datetime, lang: Lang) -> str:
+    """A date as players read it in `lang` ('2 January 2027', «2 января 2027»): the month's
+    name in the locale's form from Babel (genitive in Russian), without the «г.» of the long
+    format, which a sentence's full stop would follow."""
+    return format_date(moment.date(), format="d MMMM y", locale=lang)

@@ -7,6 +7,7 @@ serves both (and says so with `Vary: HX-Request`).
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -142,7 +143,14 @@ def decimal(environment: Environment, value: float, places: int = 3) -> str:
     return decimal_text(text, environment.lang)  # type: ignore[attr-defined]
 
 
-env.filters.update(points=points, points_value=points_value, fixed=fixed, decimal=decimal)
+@pass_environment
+def day(environment: Environment, moment: datetime) -> str:
+    """A date in the page's language (i18n.day)."""
+    return i18n.day(moment, environment.lang)  # type: ignore[attr-defined]
+
+
+env.filters.update(points=points, points_value=points_value, fixed=fixed, decimal=decimal,
+                   day=day)
 
 
 # Drawn <option> lists by (names, selected, blank). The name dicts are built once per process

@@ -287,3 +287,25 @@ def test_the_keyboards_focus_follows_a_units_action(
     press("#u0-duplicate", "#u1-name")        # the copy's name
     press("#u3-remove", "#units-heading")     # not the next unit's Remove
     assert page.locator("li.unit").count() == 3
+
+
+def test_an_army_is_deleted_from_its_editor_and_restored_from_the_home_page(
+        context, browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    page = context.new_page()
+    new_army(page, live_server, "Short-lived", "poles")
+    add_preset(page, "medium_lancers")
+    share = page.locator("#share-link").input_value()
+    page.get_by_role("button", name="Delete army").click()
+    page.wait_for_url(re.compile(r"/\?deleted="))
+    deleted = page.locator("section[aria-labelledby='deleted-heading']")
+    assert "“Short-lived” was deleted." in deleted.inner_text()
+    assert page.get_by_role("link", name="Short-lived").count() == 0
+    stranger = browser.new_context()
+    try:
+        assert stranger.new_page().goto(share).status == 410
+    finally:
+        stranger.close()
+    deleted.get_by_role("button", name="Restore Short-lived").click()
+    page.wait_for_url(share + "/edit")
+    assert page.locator("li.unit").count() == 1
+    assert page.goto(share).status == 200

@@ -35,7 +35,8 @@ KEYED = {("PUT", "/api/v1/rosters/{roster_id}"), ("DELETE", "/api/v1/rosters/{ro
          ("POST", "/api/v1/rosters/{roster_id}/restore")}
 # Changes an existing roster from a page: this browser must hold the roster's edit grant
 # (device cookie, given for the edit link) and echo its CSRF cookie.
-GRANTED = {("POST", "/r/{roster_id}/edit"), ("POST", "/r/{roster_id}/link")}
+GRANTED = {("POST", "/r/{roster_id}/edit"), ("POST", "/r/{roster_id}/link"),
+           ("POST", "/r/{roster_id}/delete"), ("POST", "/r/{roster_id}/restore")}
 # Open to anyone by design, and why. None of them changes what exists; the page forms among
 # them still need the CSRF field and a same-site origin, and the API refuses other sites.
 OPEN = {

@@ -630,8 +630,9 @@ def test_the_share_view_of_a_deleted_roster_says_it_was_deleted(
 
 
 def test_every_page_of_a_deleted_roster_says_it_was_deleted(client: TestClient) -> None:
-    # The share view's word (410) on every page a browser may still hold open: the editor, its
-    # change, a new edit link, and "copy to my rosters"; an id that never was stays a 404.
+    # The share view's word (410) on every page a browser may still hold open: the editor (its
+    # owner's offers it back), its change, a new edit link, and "copy to my rosters"; an id
+    # that never was stays a 404.
     roster = client.post("/api/v1/rosters", json=army()).json()
     base = f"/r/{roster['id']}"
     with TestClient(client.app) as owner, TestClient(client.app) as reader:
@@ -639,8 +640,12 @@ def test_every_page_of_a_deleted_roster_says_it_was_deleted(client: TestClient) 
         assert reader.get(base).status_code == 200
         key = {"Authorization": f"Bearer {roster['edit_key']}"}
         assert client.delete(f"/api/v1/rosters/{roster['id']}", headers=key).status_code == 204
+        # Its owner's editor offers it back (tests/web/test_delete_and_restore.py).
+        editor = owner.get(f"{base}/edit")
+        assert editor.status_code == 410
+        assert "This roster was deleted. It can be restored until" in editor.text
         answers = {
-            "editor": owner.get(f"{base}/edit"),
+            "editor of another browser": reader.get(f"{base}/edit"),
             "change": owner.post(f"{base}/edit", data={
                 "csrf": csrf_of(owner), "version": "1", "op": "add_unit",
                 "preset": "knights"}),
