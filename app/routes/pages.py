@@ -715,8 +715,12 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
     status = 200
     model: Any = None
     evaluated: Evaluation | None = None
+    undoing = (form.get("action") or form.get("op", "")) == "undo"
+    undo_to: int | None = None  # after an undo, where the next one goes back to
     try:
-        done = _change_kept(session, roster_id, expected, token, form, lang)
+        # An undo reads an earlier revision: always the long way, after the read that proves
+        # the right (the kept version spares a read of the current one, not of that one).
+        done = None if undoing else _change_kept(session, roster_id, expected, token, form, lang)
         if done is not None:
             stored, model, evaluated = done
         else:
@@ -728,9 +732,14 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
                     "one; reload and make the change again.") % {"v": stored.version}
                 status = 409
             else:
-                model, evaluated = _changed(stored, form, lang)
+                if undoing:
+                    target, model, evaluated = _undone(session, stored, form, lang)
+                else:
+                    model, evaluated = _changed(stored, form, lang)
                 stored = services.replace_roster(session, roster_id, model, expected,
                                                  evaluation=evaluated, device_token=token)
+                if undoing:
+                    undo_to = target - 1
     except services.EditRefused:  # by the read, or by the write (withdrawn since)
         return _not_editable(request)
     except services.RosterNotFound as error:  # deleted, whenever
@@ -750,7 +759,29 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
             "This change would make the roster too large to store. It was not saved."), 422
     except ValidationError as exc:
         problem, status = problem_text(exc.errors(), system=stored.ruleset), 422
-    return _edited(request, roster_id, form, stored, model, evaluated, problem, status)
+    return _edited(request, roster_id, form, stored, model, evaluated, problem, status,
+                   undo_to)
+
+
+def _undone(session: Session, stored: services.StoredRoster, form: editing.Form,
+            lang: str) -> tuple[int, Any, Evaluation]:
+    """Undo: the document of an earlier version (the form's `undo_to`, else the one before
+    the current), stored again as the next version, so that undoing is itself a change that
+    can be undone and no version is lost; its version, the document and its judgement.
+    EditError if there is no such version to go back to."""
+    target = editing.whole(form, "undo_to", required=False)
+    if target is None:
+        target = stored.version - 1
+    if not 1 <= target < stored.version:
+        raise editing.EditError("undo_to", i18n.gettext("there is no earlier version to go "
+                                                        "back to"))
+    try:
+        revision = services.get_revision(session, stored.id, target)
+    except services.RevisionNotFound:
+        raise editing.EditError("undo_to", i18n.gettext(
+            "version %(v)s is no longer kept") % {"v": target}) from None
+    return target, revision.document, RULESETS[stored.ruleset].evaluate(revision.document,
+                                                                        lang)
 
 
 def _change_kept(session: Session, roster_id: str, expected: int, token: str,
@@ -790,7 +821,7 @@ def _changed(stored: services.StoredRoster, form: editing.Form,
 
 def _edited(request: Request, roster_id: str, form: editing.Form,
             stored: services.StoredRoster, model: Any, evaluated: Evaluation | None,
-            problem: str | None, status: int) -> Response:
+            problem: str | None, status: int, undo_to: int | None = None) -> Response:
     """The answer to a change: a redirect for a plain form, else the changed unit alone or
     the whole editor, with the problem if there was one."""
     if problem is None and not is_htmx(request):
@@ -799,7 +830,7 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
     context = roster_context(request, stored,
                              evaluated if evaluated and stored.document is model else None)
     # announce: the short line for screen readers, put into the page's live region out of band
-    context.update(problem=problem, edit_url=None, announce=True)
+    context.update(problem=problem, edit_url=None, announce=True, undo_to=undo_to)
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
     focus = _focus_after(action, unit, len(context["doc"]["units"])) if problem is None else None
@@ -827,6 +858,8 @@ def _focus_after(action: str, unit: str, units: int) -> str | None:
     at an end of the list), the copy's name, the list's heading after a removal (never the
     next unit's Remove, one keypress from removing it too), a unit's "Add a line" after a
     line is removed."""
+    if action == "undo":
+        return "undo-button"  # to undo again, one keypress away
     if not unit.isdigit():
         return None
     i = int(unit)

@@ -309,3 +309,31 @@ def test_an_army_is_deleted_from_its_editor_and_restored_from_the_home_page(
     page.wait_for_url(share + "/edit")
     assert page.locator("li.unit").count() == 1
     assert page.goto(share).status == 200
+
+
+def test_a_removed_unit_comes_back_with_undo(context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    new_army(page, live_server, "Undone", "generic")
+    add_preset(page, "knights")
+    add_preset(page, "peasants")
+    set_figures(page, 1, "17")  # a unit's change: the undo button is redrawn out of band
+    htmx_settled(page)
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.locator("#u0-remove").click()
+    htmx_settled(page)
+    assert page.locator("li.unit").count() == 1
+    undo = page.locator("#undo-button")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        undo.click()
+    htmx_settled(page)
+    assert page.locator("li.unit").count() == 2
+    assert page.locator("#u1-figures-0").input_value() == "17"
+    expect(page.locator("#undo-button")).to_be_focused()  # to undo again, one key away
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.keyboard.press("Enter")
+    htmx_settled(page)
+    # Back before the figures' change, not to the removal just undone.
+    assert page.locator("li.unit").count() == 2
+    assert page.locator("#u1-figures-0").input_value() != "17"
