@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from sqlalchemy import bindparam, case, delete, func, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.db import WRITER, read_one, write_then
@@ -483,9 +484,19 @@ def _forget_browsers_of(session: Session, purged: Any) -> None:
     # roster meanwhile has it in the table before the DELETE looks, and keeps its device, or
     # waits and is refused. Unlocked, the DELETE could go by what it saw before, and its
     # cascade take that new roster from the browser's "my rosters".
-    session.exec(select(Device.id).where(col(Device.id).in_(theirs)).with_for_update()).all()
+    _lock_devices(session, col(Device.id).in_(theirs))
     session.exec(delete(Device).where(  # type: ignore[call-overload]
         col(Device.id).in_(theirs), ~elsewhere.exists()))
+
+
+def _lock_devices(session: Session, which: Any) -> None:
+    """Lock the devices about to be forgotten if they turn out to be remembered for nothing
+    else (PostgreSQL; SQLite's writers take turns anyway). A browser noting another roster at
+    that moment holds its device's key lock until it commits (the row's foreign key), so this
+    waits for it, and the statements after it see its row and keep the device. Unlocked, a
+    DELETE could go by what it saw before, and its cascade take that new roster from the
+    browser's "my rosters"."""
+    session.exec(select(Device.id).where(which).with_for_update()).all()
 
 
 def copy_roster(session: Session, roster_id: str) -> Created:
@@ -564,7 +575,12 @@ def _note_opened(session: Session, device_id: int, roster_id: str, can_edit: boo
                 index_elements=["device_id", "roster_id"],
                 set_={"can_edit": or_(table.c.can_edit, upsert.excluded.can_edit),
                       "last_opened": upsert.excluded.last_opened})
-            session.exec(statement)
+            try:
+                session.exec(statement)
+            except IntegrityError as error:
+                # Forgotten between the read above and this write (a bound or the purge,
+                # which locked it first): its foreign key now names nothing.
+                raise UnknownDevice(device_id) from error
             return True
         seen = session.get(DeviceRoster, (device_id, roster_id))
         if seen is None:
@@ -631,6 +647,7 @@ def _bound_readers(session: Session, roster_id: str, keep: int | None = None) ->
     elsewhere = select(DeviceRoster.device_id).where(
         DeviceRoster.device_id == Device.id, DeviceRoster.roster_id != roster_id)
     with _transaction(session, write=True):
+        _lock_devices(session, col(Device.id).in_(past))
         # Browsers remembered for this roster alone go, their row with them (ON DELETE
         # CASCADE); that leaves the latest-opened readers as they were, so `past` still
         # finds the rest of those past the bound.
@@ -642,15 +659,19 @@ def _bound_readers(session: Session, roster_id: str, keep: int | None = None) ->
 
 def _forget_editors(session: Session, roster_id: str, device_ids: list[int]) -> None:
     with _transaction(session, write=True):
+        _lock_devices(session, col(Device.id).in_(device_ids))
         alone = list(session.exec(
             select(DeviceRoster.device_id)
             .where(col(DeviceRoster.device_id).in_(device_ids))
             .group_by(col(DeviceRoster.device_id))
             .having(func.count() == 1)).all())
         if alone:
-            session.exec(delete(DeviceRoster).where(  # type: ignore[call-overload]
-                col(DeviceRoster.device_id).in_(alone)))
-            session.exec(delete(Device).where(col(Device.id).in_(alone)))  # type: ignore[call-overload]
+            # Only those still remembered for this roster alone (_lock_devices): their row goes
+            # with them (ON DELETE CASCADE).
+            elsewhere = select(DeviceRoster.device_id).where(
+                DeviceRoster.device_id == Device.id, DeviceRoster.roster_id != roster_id)
+            session.exec(delete(Device).where(  # type: ignore[call-overload]
+                col(Device.id).in_(alone), ~elsewhere.exists()))
         session.exec(update(DeviceRoster).where(  # type: ignore[call-overload]
             DeviceRoster.roster_id == roster_id, col(DeviceRoster.device_id).in_(device_ids))
             .values(can_edit=False))

@@ -7,6 +7,7 @@ builder works with JavaScript off (post, redirect, get).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
@@ -108,6 +109,26 @@ def _device(request: Request, session: Any, create: bool = False) -> int | None:
         device_id, token = services.new_device(session)
         request.state.new_device = token
     return device_id
+
+
+def _remember(request: Request, session: Any, roster_id: str, *, by_key: bool = False) -> int:
+    """Note a roster this browser may edit in its "my rosters" (`by_key`: opened with its edit
+    key, services.open_with_key); the browser's device, made now if it has none. A device
+    forgotten between reading the cookie and writing the note (a bound on a roster's browsers,
+    or the purge) makes this browser a new one, rather than leaving the roster unreachable
+    (a new one's edit key is shown only on the editor, which asks for the note)."""
+    for _ in range(2):
+        device_id = _device(request, session, create=True)
+        assert device_id is not None
+        try:
+            if by_key:
+                services.open_with_key(session, device_id, roster_id)
+            else:
+                services.remember(session, device_id, roster_id, True)
+            return device_id
+        except services.UnknownDevice:
+            request.state.new_device = None  # the cookie's device is gone: the next is new
+    raise RuntimeError("a new device was forgotten at once")
 
 
 @functools.cache
@@ -344,9 +365,7 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
     if (refused := _over_limit(request, session)) is not None:
         return refused
     created = services.create_roster(session, model)
-    device_id = _device(request, session, create=True)
-    assert device_id is not None
-    services.remember(session, device_id, created.roster.id, True)
+    _remember(request, session, created.roster.id)
     # The key is shown once, on the editor, right after creation.
     return _created(request, created)
 
@@ -393,9 +412,7 @@ def _import(request: Request, session: Session, model: Any) -> Response:
             "exported."))
     except ratelimit.CreationRefused as refused:
         return _limit_refusal(request, refused)
-    device_id = _device(request, session, create=True)
-    assert device_id is not None
-    services.remember(session, device_id, created.roster.id, True)
+    _remember(request, session, created.roster.id)
     return _created(request, created)
 
 
@@ -458,7 +475,10 @@ def _seen_version(request: Request, roster_id: str) -> int | None:
         with open_session(request) as session:
             device_id = _device(request, session)
             if device_id is not None:
-                services.remember(session, device_id, roster_id, False)
+                # A device forgotten meanwhile (a bound, the purge) notes nothing: the view
+                # is shown all the same, and the browser is a new one at its next roster.
+                with contextlib.suppress(services.UnknownDevice):
+                    services.remember(session, device_id, roster_id, False)
     return version
 
 
@@ -493,9 +513,7 @@ def _copy(request: Request, session: Session, roster_id: str, form: editing.Form
         created = services.copy_roster(session, roster_id)
     except services.RosterNotFound as error:
         return _gone(request, error)
-    device_id = _device(request, session, create=True)
-    assert device_id is not None
-    services.remember(session, device_id, created.roster.id, True)
+    _remember(request, session, created.roster.id)
     return _created(request, created)
 
 
@@ -533,9 +551,12 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
         lang = i18n.as_lang(request.query_params.get("lang"))
         response = _redirect(request, quote(editor_path) + (f"?lang={lang}" if lang else ""))
         device_id = _device(request, session)
-        if device_id is not None:
-            services.open_with_key(session, device_id, roster_id)
-        else:
+        try:
+            if device_id is not None:
+                services.open_with_key(session, device_id, roster_id)
+        except services.UnknownDevice:  # forgotten meanwhile: remembered anew, as below
+            device_id = None
+        if device_id is None:
             # A browser not remembered yet is remembered when it comes back with the key in
             # a cookie: a client that keeps no cookies (a script, a link's preview) stores
             # nothing, where it left a device and a grant behind each time it asked.
@@ -546,13 +567,23 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
     if linked:
         refused = _link_refused(request, session, roster_id, linked)
         if refused is None:
-            device_id = _device(request, session, create=True)
-            assert device_id is not None
-            services.open_with_key(session, device_id, roster_id)
+            _remember(request, session, roster_id, by_key=True)
         response = refused or _editor_page(request, session, roster_id)
         response.delete_cookie(LINK_KEY_COOKIE, path=editor_path)
         return response
     return _editor_page(request, session, roster_id)
+
+
+def _opened_to_edit(session: Session, device_id: int | None, roster_id: str) -> bool:
+    """Whether the device may edit the roster; if so, noted as opening it now. A device
+    forgotten since its right was read (a bound, the purge) may not."""
+    if device_id is None or not services.can_edit(session, device_id, roster_id):
+        return False
+    try:
+        services.remember(session, device_id, roster_id, True)
+    except services.UnknownDevice:
+        return False
+    return True
 
 
 def _editor_page(request: Request, session: Session, roster_id: str) -> Response:
@@ -565,12 +596,10 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
         return _deleted(request)
     except services.RosterNotFound as error:
         return _gone(request, error)
-    device_id = _device(request, session)
-    if device_id is None or not services.can_edit(session, device_id, roster_id):
+    if not _opened_to_edit(session, _device(request, session), roster_id):
         return _refuse(request, 403, i18n.gettext(
             "This browser may not edit this roster. "
             "Open its edit link, or copy it to your rosters."), roster_id)
-    services.remember(session, device_id, roster_id, True)
     context = roster_context(request, stored)
     new_key = request.cookies.get(NEW_KEY_COOKIE)
     context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
@@ -682,9 +711,7 @@ def _restore(request: Request, session: Session, roster_id: str,
             "This roster can no longer be restored: the time to restore it is over."))
     if not granted:
         # The key holder edits in this browser from now on, as after opening the link.
-        device_id = _device(request, session, create=True)
-        assert device_id is not None
-        services.open_with_key(session, device_id, roster_id)
+        _remember(request, session, roster_id, by_key=True)
     return _redirect(request, f"/r/{quote(roster_id)}/edit")
 
 

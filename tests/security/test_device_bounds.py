@@ -258,3 +258,92 @@ def test_the_app_bounds_browsers_by_its_settings(bounded_app: TestClient) -> Non
     assert open_as(bounded_app, remembered_browser(engine), f"/r/{roster_id}") == 200
     assert browsers_of(engine, roster_id) == (2, 1)
     bounded_app.cookies.clear()
+
+
+def test_a_browser_pushed_out_while_it_creates_a_roster_keeps_the_new_roster(
+        bounded_app: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The browser is a reader of X alone. Between the page reading its device cookie and
+    # noting its new roster, another browser opens X's share link, and the readers' bound (1)
+    # forgets it: the page must make it a new browser that keeps its new roster (whose key is
+    # shown only on the editor), not answer 500 and leave the roster unreachable.
+    from app.routes import pages
+
+    engine = engine_of(bounded_app)
+    x, _ = new_roster(bounded_app, "X")
+    token = remembered_browser(engine)
+    assert open_as(bounded_app, token, f"/r/{x}") == 200
+    other = remembered_browser(engine)
+    looked_up = pages._device
+    pushed: list[bool] = []
+
+    def device_then_pushed_out(request, session, create=False):  # type: ignore[no-untyped-def]
+        found = looked_up(request, session, create)
+        if create and not pushed:
+            pushed.append(True)
+            with Session(engine, info={"max_reading_browsers": 1}) as elsewhere:
+                device = services.find_device(elsewhere, other)
+                assert device is not None
+                services.remember(elsewhere, device, x, False)  # the real bound, now
+        return found
+
+    bounded_app.get("/")
+    csrf = bounded_app.cookies["muster_csrf"]
+    monkeypatch.setattr(pages, "_device", device_then_pushed_out)
+    made = bounded_app.post("/rosters/new", data={
+        "csrf": csrf, "name": "Новая", "ruleset": "chainmail", "nation": "mongols"},
+        follow_redirects=False)
+    monkeypatch.undo()
+    assert pushed and made.status_code == 303, made.text[:300]
+    new_token = made.cookies.get(DEVICE_COOKIE)
+    assert new_token and new_token != token  # a new browser from now on
+    editor = bounded_app.get(made.headers["location"])
+    assert editor.status_code == 200 and "Новая" in editor.text
+    assert "Новая" in bounded_app.get("/").text
+
+
+def test_the_readers_bound_keeps_a_browser_that_notes_another_roster_meanwhile(
+        database_url: str) -> None:
+    # PostgreSQL: the browser's note of roster Y is written but not committed when the bound
+    # pushes it out of X. The bound waits for the note (the device's lock) and then sees it, so
+    # the browser and its Y stay; deciding from what it saw before would delete both.
+    import threading
+
+    from sqlalchemy import text
+
+    from app.db import make_engine, migrate
+
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite's writers take turns: a note and the bound never overlap")
+    engine = make_engine(settings_for(database_url))
+    migrate(engine)
+    try:
+        with Session(engine, expire_on_commit=False) as session:
+            x = services.create_roster(session, army()).roster.id
+            y = services.create_roster(session, army()).roster.id
+            old, _ = services.new_device(session)
+            new, _ = services.new_device(session)
+            services.remember(session, old, x, False)
+        noting = engine.connect()
+        note = noting.begin()
+        noting.execute(text("INSERT INTO device_roster (device_id, roster_id, can_edit, "
+                            "last_opened) VALUES (:d, :r, true, now())"), {"d": old, "r": y})
+
+        def pushes_out() -> None:
+            with Session(engine, info={"max_reading_browsers": 1}) as other:
+                services.remember(other, new, x, False)
+
+        bound = threading.Thread(target=pushes_out)
+        bound.start()
+        bound.join(0.5)
+        assert bound.is_alive(), "the bound waits for the browser's note"
+        note.commit()
+        noting.close()
+        bound.join(10)
+        assert not bound.is_alive()
+        with Session(engine) as session:
+            assert session.get(Device, old) is not None
+            rows = session.exec(select(DeviceRoster.roster_id)
+                                .where(DeviceRoster.device_id == old)).all()
+        assert rows == [y]  # pushed out of X's readers, kept with its own Y
+    finally:
+        engine.dispose()
