@@ -10,6 +10,10 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# The most browsers a roster's bounds may allow: far beyond any real roster's, and a number every
+# database's integers hold (a bound is an OFFSET in a query; a larger one failed every edit link).
+MAX_BROWSERS_PER_ROSTER = 1_000_000
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="MUSTER_", env_file=".env", extra="ignore")
@@ -98,9 +102,9 @@ class Settings(BaseSettings):
     def _at_least_one(cls, value: int, info: ValidationInfo) -> int:
         # Named as operators write it: pydantic's own message names only the field. With 0 an
         # edit link would grant nothing (or a withdrawn grant forget the browser at once).
-        if value < 1:
-            raise ValueError(f"MUSTER_{str(info.field_name).upper()} must be at least 1 "
-                             f"(browsers per roster), not {value}")
+        if not 1 <= value <= MAX_BROWSERS_PER_ROSTER:
+            raise ValueError(f"MUSTER_{str(info.field_name).upper()} must be from 1 to "
+                             f"{MAX_BROWSERS_PER_ROSTER} (browsers per roster), not {value}")
         return value
 
     @field_validator("public_url", mode="after")

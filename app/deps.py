@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
@@ -81,12 +82,18 @@ def is_json(content_type: str | None) -> bool:
     return main == "application" and (sub == "json" or sub.endswith("+json"))
 
 
+# A media type as RFC 9110 writes one (type "/" subtype, of token characters), at most 80 long.
+_MEDIA_TYPE = re.compile(r"[A-Za-z0-9!#$&^_.+-]{1,40}/[A-Za-z0-9!#$&^_.+-]{1,39}")
+
+
 def not_json(request: Request) -> HTTPException:
     """415 for a body sent as something other than JSON: FastAPI took such a body as one
     string and refused it with 'Input should be a valid dictionary', which names neither the
     header at fault nor what to send. `Accept` says what is taken (RFC 9110, 12.5.1)."""
     lang: Lang = "ru" if request.query_params.get("lang") == "ru" else "en"
-    sent = (request.headers.get("content-type") or "").partition(";")[0].strip()[:80]
+    sent = (request.headers.get("content-type") or "").partition(";")[0].strip()
+    if sent and not _MEDIA_TYPE.fullmatch(sent):
+        sent = "?"  # not a media type to quote (bytes past ASCII come as Latin-1: garbled)
     return refusal(
         415, lang,
         "Content-Type: send the body as application/json"

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -35,7 +36,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import command  # noqa: E402
+from bench.load import command, database  # noqa: E402
 from bench.price import free_port  # noqa: E402
 
 RECONNECT = 100  # requests of a client between new connections
@@ -266,28 +267,31 @@ def main() -> int:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MUSTER_DATA_DIR")}
     env.update(MUSTER_DATA_DIR=str(folder), MUSTER_CREATION_LIMIT="0",
                MUSTER_LOG_LEVEL="warning")
-    if args.postgres:
-        env["DATABASE_URL"] = args.postgres
-    # `muster serve`, as operators start it (migrations once, the bound on a request's head),
-    # with the same command line as bench/load.py.
-    process = subprocess.Popen(
-        command(ROOT, port, args.workers), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-        stderr=open(folder / "server.log", "wb"), start_new_session=True)  # noqa: SIM115
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                if httpx.get(base + "/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        started = time.monotonic()
-        ledger, samples = asyncio.run(soak(base, process.pid, seconds, args.clients))
-        ran = time.monotonic() - started
-        missing = asyncio.run(verify(base, ledger))
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    # On PostgreSQL, a schema of its own, dropped afterwards: the soak never writes into what
+    # the database already holds (bench/load.py does the same).
+    with database("postgresql" if args.postgres else "sqlite", args.postgres or "",
+                  folder) as url:
+        env["DATABASE_URL"] = url
+        # `muster serve`, as operators start it (migrations once, the bound on a request's
+        # head), with the same command line as bench/load.py.
+        process = subprocess.Popen(
+            command(ROOT, port, args.workers), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+            stderr=open(folder / "server.log", "wb"), start_new_session=True)  # noqa: SIM115
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(300):
+                try:
+                    if httpx.get(base + "/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            started = time.monotonic()
+            ledger, samples = asyncio.run(soak(base, process.pid, seconds, args.clients))
+            ran = time.monotonic() - started
+            missing = asyncio.run(verify(base, ledger))
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
     where = "PostgreSQL" if args.postgres else "SQLite"
     total = sum(ledger.counts.values())
     print(f"Soak: {ran / 60:.1f} min, {args.clients} clients, {args.workers} workers, {where}: "
@@ -304,8 +308,11 @@ def main() -> int:
     print(f"    server log: {len(log.splitlines())} lines, {tracebacks} tracebacks")
     flat = report_memory(samples, ran)
     ok = flat and not ledger.errors and missing == 0 and tracebacks == 0
+    if tracebacks:
+        print("    the server log's end:\n" + log[-3000:])
     print("RESULT: " + ("memory flat, no errors, every acknowledged write read back" if ok
                         else "FAILED"))
+    shutil.rmtree(folder, ignore_errors=True)  # the database and log of this run only
     return 0 if ok else 1
 
 

@@ -324,18 +324,28 @@ SORTS = ("updated", "name", "nation", "points")
 @router.get("/")
 def home(request: Request, session: SessionDep, q: str = "", sort: str = "updated",
          dir: str = "desc") -> Response:
-    sort = sort if sort in SORTS else "updated"
-    descending = dir != "asc"
+    return _home(request, session, q=q[:120], sort=sort if sort in SORTS else "updated",
+                 dir="asc" if dir == "asc" else "desc")
+
+
+def _home(request: Request, session: Session, status_code: int = 200,
+          **shown: Any) -> Response:
+    """The home page: a new army's form (`form`, `error`), this browser's rosters (searched
+    and sorted by `q`, `sort`, `dir`), the deleted ones it may restore, and the import's form
+    (`import_error`); the same whether it answers a visit or a refused form."""
+    context: dict[str, Any] = {"q": "", "sort": "updated", "dir": "desc", "form": {},
+                               "error": None, **shown}
     device_id = _device(request, session)
-    mine = services.my_rosters(session, device_id, query=q[:120], sort=sort,
-                               descending=descending) if device_id else []
+    context["mine"] = services.my_rosters(
+        session, device_id, query=context["q"], sort=context["sort"],
+        descending=context["dir"] == "desc") if device_id else []
     deleted = services.deleted_rosters(session, device_id) if device_id else []
     # Just deleted from the editor (?deleted=id): said at the top of the list, if it is there.
     just = request.query_params.get("deleted", "")
-    context = {"mine": mine, "q": q[:120], "sort": sort, "dir": "desc" if descending else "asc",
-               "error": None, "form": {}, "deleted": deleted,
-               "just_deleted": next((d for d in deleted if d.id == just), None)}
-    return page(request, "rosters/home.html", context, blocks=["my_rosters"])
+    context["deleted"] = deleted
+    context["just_deleted"] = next((d for d in deleted if d.id == just), None)
+    return page(request, "rosters/home.html", context, blocks=["my_rosters"],
+                status_code=status_code)
 
 
 @router.post("/rosters/new")
@@ -356,12 +366,8 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
         system = ruleset if ruleset in SYSTEMS else None
         return _refuse(request, 422, edit_problem(exc.field, exc.message, system=system))
     except ValidationError as exc:
-        device_id = _device(request, session)
-        mine = services.my_rosters(session, device_id) if device_id else []
-        return page(request, "rosters/home.html",
-                    {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": form,
-                     "error": problem_text(exc.errors(), system=ruleset)},
-                    status_code=422)
+        return _home(request, session, 422, form=form,
+                     error=problem_text(exc.errors(), system=ruleset))
     if (refused := _over_limit(request, session)) is not None:
         return refused
     created = services.create_roster(session, model)
@@ -392,13 +398,9 @@ async def import_file(request: Request) -> Response:
 
 
 def _import_refused(request: Request, session: Session, refused: ImportRefused) -> Response:
-    device_id = _device(request, session)
-    mine = services.my_rosters(session, device_id) if device_id else []
     why = problem_text(refused.errors) if refused.errors else refused.message
     message = i18n.gettext("The file was not imported: %(why)s") % {"why": why}
-    return page(request, "rosters/home.html",
-                {"mine": mine, "q": "", "sort": "updated", "dir": "desc", "form": {},
-                 "error": None, "import_error": message}, status_code=422)
+    return _home(request, session, 422, import_error=message)
 
 
 def _import(request: Request, session: Session, model: Any) -> Response:
@@ -528,7 +530,10 @@ def _link_refused(request: Request, session: Session, roster_id: str,
     except services.RosterNotFound:
         return _missing(request)
     except services.KeyRejected:
-        return _refuse(request, 403, i18n.gettext("This edit link is not valid."), roster_id)
+        # The share view is offered only while it is there to read.
+        live = share_views.live_version(request.app.state.engine, roster_id)
+        return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
+                       roster_id if live else None)
     try:  # the key of a deleted roster is still its key: it may restore it
         services.get_roster(session, roster_id)
     except services.RosterDeleted as gone:
@@ -574,6 +579,14 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
     return _editor_page(request, session, roster_id)
 
 
+def _editing(request: Request) -> dict[str, Any]:
+    """What the editor's whole page shows to a browser that may edit (its cards for a new edit
+    link and for deleting), whether it answers a visit or a refused plain form."""
+    # How long the home page offers it back once deleted: "30 days", «30 дней».
+    return {"editing": True, "restore_period": counted(services.RESTORE_DAYS, "day",
+                                                       i18n.request_lang(request))}
+
+
 def _opened_to_edit(session: Session, device_id: int | None, roster_id: str) -> bool:
     """Whether the device may edit the roster; if so, noted as opening it now. A device
     forgotten since its right was read (a bound, the purge) may not."""
@@ -603,9 +616,9 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
     context = roster_context(request, stored)
     new_key = request.cookies.get(NEW_KEY_COOKIE)
     context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
-    context["editing"] = True
-    # How long the home page offers it back once deleted: "30 days", «30 дней».
-    context["restore_period"] = counted(services.RESTORE_DAYS, "day", i18n.request_lang(request))
+    context.update(_editing(request))
+    # Back from "Restore" (its redirect): said once, where the keyboard's focus starts.
+    context["restored"] = request.query_params.get("restored") == "1"
     response = page(request, "rosters/edit.html", context)
     # The editor may show the edit key (once, after creation or a new link), and is this
     # browser's own: no cache, the browser's disk or back-forward cache included, keeps it.
@@ -641,14 +654,20 @@ def _new_link(request: Request, session: Session, roster_id: str,
 
 # ---------------------------------------------------------------- deleting and restoring
 
+def _too_late() -> str:
+    return i18n.gettext("This roster can no longer be restored: the time to restore it is over.")
+
+
 def _restorable(request: Request, roster_id: str, gone: services.RosterDeleted,
                 key: str = "") -> Response:
     """The page of a deleted roster for whoever may restore it: a browser that may edit it,
     or one holding its edit link (`key`, sent back with the form: the link has no grant to
     stand on). Kept by no cache: it may carry the key."""
+    if gone.restorable_until <= services.utcnow():  # past it, until the purge removes it
+        return _refuse(request, 410, _too_late())
     lang = i18n.request_lang(request)
     response = page(request, "rosters/refused.html", {
-        "message": i18n.gettext("This roster was deleted. It can be restored until %(date)s.")
+        "message": i18n.gettext("This roster was deleted. It can be restored before %(date)s.")
         % {"date": i18n.day(gone.restorable_until, lang)},
         "restore": {"action": f"/r/{quote(roster_id)}/restore", "key": key}},
         status_code=410)
@@ -676,7 +695,8 @@ def _delete(request: Request, session: Session, roster_id: str,
         services.delete_roster(session, roster_id)  # twice keeps the first date
     except services.RosterNotFound:
         return _missing(request)
-    return _redirect(request, f"/?deleted={quote(roster_id)}#deleted-heading")
+    # Its notice takes the focus (autofocus), which a #fragment in the address would prevent.
+    return _redirect(request, f"/?deleted={quote(roster_id)}")
 
 
 @router.post("/r/{roster_id}/restore")
@@ -701,18 +721,23 @@ def _restore(request: Request, session: Session, roster_id: str,
             services.check_edit_key(session, roster_id, key)
         except services.RosterNotFound:
             return _missing(request)
-        except services.KeyRejected:
-            return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
-                           roster_id)
+        except services.KeyRejected:  # a roster to restore has no share view to offer
+            return _refuse(request, 403, i18n.gettext("This edit link is not valid."))
     try:
-        services.restore_roster(session, roster_id)  # a live roster stays as it is
+        services.get_roster(session, roster_id)
+        deleted = False  # a live roster stays as it is
+    except services.RosterDeleted:
+        deleted = True
     except services.RosterNotFound:
-        return _refuse(request, 404, i18n.gettext(
-            "This roster can no longer be restored: the time to restore it is over."))
+        return _refuse(request, 404, _too_late())
+    try:
+        services.restore_roster(session, roster_id)
+    except services.RosterNotFound:  # past the time to restore it, or purged meanwhile
+        return _refuse(request, 404, _too_late())
     if not granted:
         # The key holder edits in this browser from now on, as after opening the link.
         _remember(request, session, roster_id, by_key=True)
-    return _redirect(request, f"/r/{quote(roster_id)}/edit")
+    return _redirect(request, f"/r/{quote(roster_id)}/edit" + ("?restored=1" if deleted else ""))
 
 
 @plain_route("/r/{roster_id}/edit", "POST")
@@ -858,6 +883,8 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
                              evaluated if evaluated and stored.document is model else None)
     # announce: the short line for screen readers, put into the page's live region out of band
     context.update(problem=problem, edit_url=None, announce=True, undo_to=undo_to)
+    if not is_htmx(request):  # a plain form's refusal: the whole editor page
+        context.update(_editing(request))
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
     focus = _focus_after(action, unit, len(context["doc"]["units"])) if problem is None else None

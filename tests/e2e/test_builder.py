@@ -291,6 +291,8 @@ def test_the_keyboards_focus_follows_a_units_action(
 
 def test_an_army_is_deleted_from_its_editor_and_restored_from_the_home_page(
         context, browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
     page = context.new_page()
     new_army(page, live_server, "Short-lived", "poles")
     add_preset(page, "medium_lancers")
@@ -299,6 +301,7 @@ def test_an_army_is_deleted_from_its_editor_and_restored_from_the_home_page(
     page.wait_for_url(re.compile(r"/\?deleted="))
     deleted = page.locator("section[aria-labelledby='deleted-heading']")
     assert "“Short-lived” was deleted." in deleted.inner_text()
+    expect(deleted.get_by_role("status")).to_be_focused()
     assert page.get_by_role("link", name="Short-lived").count() == 0
     stranger = browser.new_context()
     try:
@@ -306,7 +309,9 @@ def test_an_army_is_deleted_from_its_editor_and_restored_from_the_home_page(
     finally:
         stranger.close()
     deleted.get_by_role("button", name="Restore Short-lived").click()
-    page.wait_for_url(share + "/edit")
+    page.wait_for_url(share + "/edit?restored=1")
+    # Said once, and where the keyboard's focus starts.
+    expect(page.get_by_role("status").filter(has_text="The army was restored.")).to_be_focused()
     assert page.locator("li.unit").count() == 1
     assert page.goto(share).status == 200
 

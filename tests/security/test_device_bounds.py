@@ -227,15 +227,17 @@ def test_a_browser_forgotten_by_the_purge_starts_afresh(api: TestClient) -> None
 
 
 @pytest.mark.parametrize("name", ["MAX_EDITING_BROWSERS", "MAX_READING_BROWSERS"])
-def test_the_bounds_are_settings_of_at_least_one(monkeypatch: pytest.MonkeyPatch,
-                                                 name: str) -> None:
+def test_the_bounds_are_settings_from_one_to_a_million(monkeypatch: pytest.MonkeyPatch,
+                                                        name: str) -> None:
     field = name.lower()
     assert getattr(Settings(_env_file=None), field) == getattr(services, name)  # type: ignore[call-arg]
-    monkeypatch.setenv(f"MUSTER_{name}", "7")
-    assert getattr(Settings(_env_file=None), field) == 7  # type: ignore[call-arg]
-    for refused in ("0", "-3"):
+    for taken in ("7", "1", "1000000"):
+        monkeypatch.setenv(f"MUSTER_{name}", taken)
+        assert getattr(Settings(_env_file=None), field) == int(taken)  # type: ignore[call-arg]
+    # A number past what the database's integers hold failed every edit link with a 500.
+    for refused in ("0", "-3", "1000001", "99999999999999999999"):
         monkeypatch.setenv(f"MUSTER_{name}", refused)
-        with pytest.raises(ValidationError, match=f"MUSTER_{name} must be at least 1"):
+        with pytest.raises(ValidationError, match=f"MUSTER_{name} must be from 1 to 1000000"):
             Settings(_env_file=None)  # type: ignore[call-arg]
 
 

@@ -61,7 +61,7 @@ def test_the_owner_deletes_from_the_editor_and_restores_from_the_home_page(
 
     deleted = delete(client, roster_id)
     assert deleted.status_code == 303
-    assert deleted.headers["location"] == f"/?deleted={roster_id}#deleted-heading"
+    assert deleted.headers["location"] == f"/?deleted={roster_id}"
     # Gone for everyone who holds a link, the API included.
     assert client.get(f"/r/{roster_id}").status_code == 410
     with another_browser(client) as stranger:
@@ -73,14 +73,20 @@ def test_the_owner_deletes_from_the_editor_and_restores_from_the_home_page(
     assert "“Тумен” was deleted." in text_of(section)
     assert f'action="/r/{roster_id}/restore"' in section
     until = (services.utcnow() + timedelta(days=services.RESTORE_DAYS)).date()
-    assert f"can be restored until {until.day} {until.strftime('%B')} {until.year}" in \
+    assert f"can be restored before {until.day} {until.strftime('%B')} {until.year}" in \
         text_of(section)
     # No longer among the rosters to open.
     assert f'href="/r/{roster_id}/edit"' not in home
 
     restored = restore(client, roster_id)
-    assert restored.status_code == 303 and restored.headers["location"] == f"/r/{roster_id}/edit"
-    assert client.get(restored.headers["location"]).status_code == 200
+    assert restored.status_code == 303
+    assert restored.headers["location"] == f"/r/{roster_id}/edit?restored=1"
+    editor = client.get(restored.headers["location"])
+    # Said once, where the keyboard's focus starts.
+    assert editor.status_code == 200
+    assert re.search(r'<p class="notice card" role="status" tabindex="-1" autofocus>\s*The army '
+                     r'was restored\.', editor.text)
+    assert "The army was restored." not in client.get(f"/r/{roster_id}/edit").text
     assert client.get(f"/r/{roster_id}").status_code == 200
     after = client.get(f"/api/v1/rosters/{roster_id}").json()
     assert (after["version"], after["document"]) == (before["version"], before["document"])
@@ -128,7 +134,7 @@ def test_the_editor_of_a_deleted_roster_offers_it_back_to_its_owner(client: Test
     assert delete(client, roster_id).status_code == 303
     page = client.get(f"/r/{roster_id}/edit")
     assert page.status_code == 410
-    assert "This roster was deleted. It can be restored until" in text_of(page.text)
+    assert "This roster was deleted. It can be restored before" in text_of(page.text)
     assert f'action="/r/{roster_id}/restore"' in page.text
     assert page.headers["Cache-Control"] == "no-store"
 
@@ -169,6 +175,55 @@ def test_past_the_restore_window_the_roster_is_not_offered_and_not_restored(
     assert refused.status_code == 404
     assert "can no longer be restored" in text_of(refused.text)
     assert client.get(f"/r/{roster_id}").status_code in (404, 410)
+    # Until the purge removes it, its editor and edit link say it is too late, with no button.
+    page = client.get(f"/r/{roster_id}/edit")
+    assert page.status_code == 410 and "/restore" not in page.text
+    assert "can no longer be restored" in text_of(page.text)
+
+
+def test_restoring_a_roster_that_is_not_deleted_changes_nothing(client: TestClient) -> None:
+    roster_id = create_army(client)
+    before = client.get(f"/api/v1/rosters/{roster_id}").json()
+    answer = restore(client, roster_id)
+    assert answer.status_code == 303 and answer.headers["location"] == f"/r/{roster_id}/edit"
+    assert client.get(f"/api/v1/rosters/{roster_id}").json() == before
+
+
+def test_the_deleted_list_stays_on_a_home_page_that_refuses_a_form(client: TestClient) -> None:
+    roster_id = create_army(client, name="Тумен")
+    assert delete(client, roster_id).status_code == 303
+    csrf = client.cookies["muster_csrf"]
+    refused = client.post("/rosters/new", data={"csrf": csrf, "name": "", "ruleset": "chainmail",
+                                                "points_limit": "-5"})
+    assert refused.status_code == 422
+    assert f'action="/r/{roster_id}/restore"' in deleted_section(refused.text)
+    bad_file = client.post("/rosters/import", data={"csrf": csrf},
+                           files={"file": ("army.json", b"{}", "application/json")})
+    assert bad_file.status_code == 422
+    assert f'action="/r/{roster_id}/restore"' in deleted_section(bad_file.text)
+
+
+def test_a_plain_forms_refusal_keeps_the_editors_cards(client: TestClient) -> None:
+    roster_id = create_army(client)
+    refused = edit(client, roster_id, op="settings", name="Орда", points_limit="abc")
+    assert refused.status_code == 422
+    assert f'action="/r/{roster_id}/delete"' in refused.text
+    assert f'action="/r/{roster_id}/link"' in refused.text
+
+
+def test_a_wrong_key_for_a_deleted_roster_offers_no_share_view(client: TestClient) -> None:
+    made = client.post("/api/v1/rosters", json=army("Орда")).json()
+    with another_browser(client) as browser:
+        wrong = browser.get(f"/r/{made['id']}/edit?key={'x' * 22}")
+        assert wrong.status_code == 403 and f'href="/r/{made["id"]}"' in wrong.text
+    assert client.delete(f"/api/v1/rosters/{made['id']}", headers={
+        "Authorization": f"Bearer {made['edit_key']}"}).status_code == 204
+    with another_browser(client) as browser:
+        wrong = browser.get(f"/r/{made['id']}/edit?key={'x' * 22}")
+        assert wrong.status_code == 403 and f'href="/r/{made["id"]}"' not in wrong.text
+        browser.get("/")
+        refused = restore(browser, made["id"], key="x" * 22)
+        assert refused.status_code == 403 and f'href="/r/{made["id"]}"' not in refused.text
 
 
 def test_deleting_and_restoring_speak_russian(client: TestClient) -> None:

@@ -96,3 +96,11 @@ def test_the_api_description_documents_the_415(api: TestClient) -> None:
                          (ROSTERS + "/{roster_id}", "put"), (MELEE, "post")]:
         answer = paths[path][method]["responses"]["415"]
         assert "Accept" in answer["headers"], path
+
+
+def test_a_content_type_that_is_no_media_type_is_not_quoted(api: TestClient) -> None:
+    for sent in ("text/plain\u00ff", "п/р", "x" * 200):
+        answer = api.post("/api/v1/price", content=json.dumps(army()).encode(),
+                          headers={"Content-Type": sent.encode("utf-8")})
+        assert answer.status_code == 415
+        assert answer.json()["message"] == "Content-Type: send the body as application/json, not ?"

@@ -643,7 +643,7 @@ def test_every_page_of_a_deleted_roster_says_it_was_deleted(client: TestClient) 
         # Its owner's editor offers it back (tests/web/test_delete_and_restore.py).
         editor = owner.get(f"{base}/edit")
         assert editor.status_code == 410
-        assert "This roster was deleted. It can be restored until" in editor.text
+        assert "This roster was deleted. It can be restored before" in editor.text
         answers = {
             "editor of another browser": reader.get(f"{base}/edit"),
             "change": owner.post(f"{base}/edit", data={
