@@ -19,6 +19,7 @@ from sqlalchemy import (
     DateTime,
     Double,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -136,17 +137,20 @@ class StaleVersion(BaseModel):
     etag: str = PydanticField(description="send this in If-Match after merging the changes")
 
 
-class CreationWindow(SQLModel, table=True):
-    """Rosters created from one client address in one fixed time window: the creation limit
-    slides over the current window's count and the previous one's (app/ratelimit.py).
+class CreationLog(SQLModel, table=True):
+    """One roster creation admitted by the creation limit (app/ratelimit.py): who and when.
 
     Kept in the database rather than in memory so that every server process counts against the
-    same total; rows of windows before the previous one are deleted as new ones are counted.
+    same total. A client needs at most `limit` rows (those in the last window); older ones are
+    deleted as it creates, and other clients' old ones now and then.
     """
 
-    __tablename__ = "creation_window"
+    __tablename__ = "creation_log"
+    # The one read: a client's latest creations, newest first, down to the window's start.
+    __table_args__ = (Index("ix_creation_log_client_created_ms", "client", "created_ms"),)
 
-    client: str = Field(sa_column=Column(String(64), primary_key=True))
-    window_index: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False),
-                              description="seconds since the epoch // window length")
-    count: int = Field(sa_type=Integer)
+    id: int | None = Field(default=None, primary_key=True)
+    client: str = Field(sa_type=String(64))
+    # Whole milliseconds, not a float of seconds: the window's edges are then compared exactly,
+    # in Python and in SQL alike, on both databases.
+    created_ms: int = Field(sa_type=BigInteger, description="milliseconds since the epoch")

@@ -1,27 +1,32 @@
 """The creation limit: how many rosters one client address may create in a sliding window.
 
 Creating a roster is open to anyone, so without a limit one script could fill the database.
-The counters live in the database (table `creation_window`), not in a process's memory, so
-that every worker and every server sharing the database counts against the same total.
+The creations are recorded in the database (table `creation_log`), not in a process's memory,
+so that every worker and every server sharing the database counts against the same total.
 
-The window slides: a creation is admitted while the client's creations in the last window
-length, estimated as `previous × (1 − elapsed share of the current window) + current`, stay
-within the limit. `current` and `previous` are the client's counts in the current and the
-previous fixed window (numbered `seconds since the epoch // window length`); the estimate
-takes the previous window's creations as spread evenly over it, the usual approximation of a
-sliding window by two counters. A fixed window alone let a client create twice the limit in a
-few seconds around a window's end; here the creations just before the boundary still weigh
-fully just after it, and their weight falls to nothing over the next window.
+The window slides exactly: a creation at time `now` is admitted if and only if the client
+made fewer than `limit` admitted creations at times t with now − window < t (a creation
+exactly one window length ago no longer counts). Times are whole milliseconds, so the edges
+compare exactly in Python and in SQL. Retry-After is the whole seconds (rounded up, at least
+1) until the creation that keeps the window full leaves it — the oldest one in it, when it
+holds exactly the limit: a creation at that second is admitted, one a second earlier is not,
+if the address creates nothing meanwhile. Trying again sooner does not move it.
 
-Counting is one read of the two counts, then one atomic upsert that adds one to the current
-count only while it stays under what the previous count leaves room for, and returns the new
-count: two processes racing for the last place cannot both take it. Only requests about to
-store a roster are counted, once their content is accepted (app.services.create_roster's
-`admit`): a refused form, file or document costs nothing. A refused creation (429) costs
-nothing either: counting it would keep a client that goes on trying, and everyone sharing
-its address, refused for as long as anyone there tries, where the limit is meant to bound a
-rate. Retry-After is the time until the estimate leaves room for one more creation, if the
-address creates nothing meanwhile; trying again sooner does not move it.
+Deciding is one read of the client's `limit`-th latest creation in the window (none: there is
+room), without a lock, so that a client over the limit is refused without taking the write
+lock, and one that keeps trying does not hold up everyone else's writes; then, if there was
+room, one write transaction that reads it again and records the creation. That transaction
+is serialised per client (see `_serialise`), so two processes racing for the last place
+cannot both take it. Only requests about to store a roster are counted, once their content
+is accepted (app.services.create_roster's `admit`): a refused form, file or document costs
+nothing. A refused creation (429) records nothing either: counting it would keep a client
+that goes on trying, and everyone sharing its address, refused for as long as anyone there
+tries, where the limit is meant to bound a rate.
+
+Storage stays bounded: a client's rows older than the window are deleted when it creates, so
+it never holds more than `limit`; on a client's first creation after a quiet window, every
+client's rows older than the window are deleted too, so those of addresses that stopped
+creating do not pile up.
 
 The client is the peer address of the connection. Behind a reverse proxy that address is the
 proxy's; `trusted_proxies` names the proxies whose X-Forwarded-For is then believed (uvicorn's
@@ -31,6 +36,7 @@ one subscriber usually holds a whole /64.
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import logging
 import math
@@ -38,19 +44,17 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from fastapi import HTTPException
-from sqlalchemy import delete, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import delete, exists, func, insert, select
 from sqlalchemy.exc import DBAPIError
-from sqlmodel import Session, col
+from sqlmodel import Session
 from starlette.requests import Request
 
 from app.config import Settings
 from app.db import WRITER
-from app.models import CreationWindow
+from app.models import CreationLog
 from app.rules.base import Lang, pick
 from app.schemas import Failure
 
@@ -123,99 +127,115 @@ class CreationLimit:
         return cls(settings.creation_limit, settings.creation_window_seconds)
 
     def take(self, session: Session, client: str, now: float | None = None) -> None:
-        """Count one creation for `client`; raise CreationRefused, counting nothing, when it
-        would be over the limit (see the module doc)."""
+        """Record one creation for `client`; raise CreationRefused, recording nothing, when
+        it would be over the limit (see the module doc)."""
         if self.limit == 0:
             return
-        # Exact arithmetic: Retry-After must admit at its second, and not a second earlier.
-        moment = Fraction(time.time() if now is None else now)
-        index = math.floor(moment / self.window_seconds)
-        left = (index + 1) * self.window_seconds - moment  # seconds left of the current window
+        now_ms = milliseconds(time.time() if now is None else now)
+        since_ms = now_ms - self.window_seconds * 1000  # the window: since_ms < t
         key = client_key(client)
-        previous, current = _counts(session, key, index)
-        most = self.most(previous, left)
-        if current < most:
-            if _count_one(session, key, index, most):
+        with _transaction(session):
+            blocker, _ = _latest(session, key, since_ms, self.limit)
+        if blocker is None:
+            blocker, active = _record(session, key, since_ms, now_ms, self.limit)
+            if blocker is None:
+                if not active:
+                    _forget_past_windows(session, since_ms)
                 return
-            # Another process took the last place between the read and the upsert.
-            previous, current = _counts(session, key, index)
-        raise CreationRefused(self.retry_after(previous, current, left), self.limit,
+            # Another process took the last place between the read and the write.
+        raise CreationRefused(self.retry_after(blocker, now_ms), self.limit,
                               self.window_seconds)
 
-    def most(self, previous: int, left: Fraction) -> int:
-        """How many creations the current window may hold `left` seconds before its end: the
-        limit, less the previous window's count weighted by the share of it still inside the
-        sliding window."""
-        return math.floor(self.limit - previous * left / self.window_seconds)
-
-    def retry_after(self, previous: int, current: int, left: Fraction) -> int:
-        """Whole seconds until one more creation is admitted, if none is made meanwhile."""
-        return max(1, math.ceil(self._wait(previous, current, left)))
-
-    def _wait(self, previous: int, current: int, left: Fraction) -> Fraction:
-        window = self.window_seconds
-        room = self.limit - current - 1  # what the previous window may weigh for one more
-        if room >= 0:
-            if previous == 0:
-                return Fraction(0)  # room already (a race lost in `take` may find that)
-            # In this window, as the previous one's weight falls: previous × (left − wait) /
-            # window ≤ room, at the window's end at the latest (room 0).
-            return max(Fraction(0), left - Fraction(room * window, previous))
-        # Only in the next window, where this window's count becomes the previous one and
-        # nothing is counted yet: current × (window − into) / window ≤ limit − 1. With a limit
-        # of 1 that is the next window's end, where the previous count is nothing.
-        into = window - Fraction((self.limit - 1) * window, current)
-        return left + into
+    def retry_after(self, blocker_ms: int, now_ms: int) -> int:
+        """Whole seconds from `now_ms` until the creation made at `blocker_ms` (the one that
+        keeps the window full) leaves the window: then one more creation is admitted, if none
+        is made meanwhile, and a second earlier it is not."""
+        wait_ms = blocker_ms + self.window_seconds * 1000 - now_ms
+        return max(1, -(-wait_ms // 1000))  # rounded up: at that second it has left
 
 
-def _counts(session: Session, client: str, index: int) -> tuple[int, int]:
-    """The client's counts in the previous window and in window `index`."""
-    table = CreationWindow.__table__
-    read = select(table.c.window_index, table.c.count).where(
-        table.c.client == client, col(table.c.window_index).in_((index - 1, index)))
-    with _transaction(session):
-        counts = {int(window): int(count) for window, count in session.exec(read).all()}
-    return counts.get(index - 1, 0), counts.get(index, 0)
+def milliseconds(moment: float) -> int:
+    """A time in seconds since the epoch as whole milliseconds (rounded to the nearest, so
+    that a time written in seconds with a decimal fraction is the millisecond it names)."""
+    return round(moment * 1000)
 
 
-def _count_one(session: Session, client: str, index: int, most: int) -> bool:
-    """Add one to the client's count in window `index` unless it holds `most` already
-    (`most` ≥ 1); whether it did."""
-    table = CreationWindow.__table__
-    dialect = session.get_bind().dialect.name
-    if dialect not in ("sqlite", "postgresql"):
-        raise NotImplementedError(f"the creation limit needs SQLite or PostgreSQL, not {dialect}")
-    insert = (sqlite.insert if dialect == "sqlite" else postgresql.insert)(table)
-    # The condition is checked on the row as it stands when the upsert locks it, so of two
-    # processes racing for the last place only one takes it; the loser gets no row back.
-    upsert = (insert.values(client=client, window_index=index, count=1)
-              .on_conflict_do_update(index_elements=["client", "window_index"],
-                                     set_={"count": table.c.count + 1},
-                                     where=table.c.count < most)
-              .returning(table.c.count))
+def _latest(session: Session, client: str, since_ms: int, limit: int) -> tuple[int | None, bool]:
+    """The time of the client's `limit`-th latest creation after `since_ms` (None: fewer, so
+    there is room for one more), and whether it made any creation after `since_ms` at all.
+
+    Only that one creation matters: the window is full until it leaves, whether the window
+    holds exactly the limit (then it is the oldest) or more (after the limit was lowered). The
+    window has no upper end: a creation recorded by a server whose clock runs a little ahead
+    counts as well."""
+    table = CreationLog.__table__
+    in_window = (table.c.client == client, table.c.created_ms > since_ms)
+    blocker = (select(table.c.created_ms).where(*in_window)
+               .order_by(table.c.created_ms.desc()).limit(1).offset(limit - 1)
+               .scalar_subquery())
+    found, active = session.exec(select(blocker, exists().where(*in_window))).one()
+    return (None if found is None else int(found)), bool(active)
+
+
+def _record(session: Session, client: str, since_ms: int, now_ms: int,
+            limit: int) -> tuple[int | None, bool]:
+    """Record a creation at `now_ms` if the client has room for it in the window after
+    `since_ms`: what `_latest` found in the same transaction, before recording."""
+    table = CreationLog.__table__
     with _transaction(session, write=True):
-        # One row, one lock: this transaction waits for nothing while holding it, so it cannot
-        # take part in a deadlock.
-        count = session.exec(upsert).scalar_one_or_none()
-    if count == 1:
-        _forget_past_windows(session, index)
-    return count is not None
+        _serialise(session, client)
+        blocker, active = _latest(session, client, since_ms, limit)
+        if blocker is None:
+            # The client's rows that left the window decide nothing any more; with them gone
+            # it holds at most `limit` (fewer than the limit in the window, and this one).
+            session.exec(delete(table).where(table.c.client == client,
+                                             table.c.created_ms <= since_ms))
+            session.exec(insert(table).values(client=client, created_ms=now_ms))
+    return blocker, active
 
 
-def _forget_past_windows(session: Session, index: int) -> None:
-    """Drop every client's counts of windows before the previous one (also those numbered
-    under another window length, after a settings change). Run at each client's first
-    creation in a window, so the table holds about one row per address active in the last two
-    windows (the previous window's count is still read)."""
-    table = CreationWindow.__table__
+def _serialise(session: Session, client: str) -> None:
+    """Make the rest of this write transaction the only one deciding for `client`, so that the
+    read of its creations and the recording of a new one cannot be split by another process.
+
+    SQLite: nothing more to do, the transaction was begun with the write lock (BEGIN
+    IMMEDIATE, app.db's WRITER), which serialises every writer of the file. PostgreSQL: no row
+    can be locked, since what two racing processes would conflict on is the row each is about
+    to insert; a transaction-level advisory lock on a 64-bit hash of the client key serialises
+    that client's creations, and only them, and goes with the commit or rollback (or with a
+    connection that dies). Two clients whose keys share a hash merely take turns. Each
+    transaction holds this one lock and then touches only its own client's rows, and the clean-up
+    of other clients' rows never waits for a row (`_forget_past_windows`): no deadlock."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        session.exec(select(func.pg_advisory_xact_lock(_lock_key(client))))
+    elif dialect != "sqlite":
+        raise NotImplementedError(f"the creation limit needs SQLite or PostgreSQL, not {dialect}")
+
+
+def _lock_key(client: str) -> int:
+    """The client's advisory lock: a signed 64-bit hash of its key (PostgreSQL's bigint)."""
+    digest = hashlib.blake2b(client.encode(), digest_size=8, person=b"muster-creation").digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _forget_past_windows(session: Session, since_ms: int) -> None:
+    """Delete every client's creations that left the window (at or before `since_ms`). Run at
+    a client's first creation after a quiet window, so the rows of addresses that stopped
+    creating are cleared whenever an address starts; each address clears its own as it
+    creates."""
+    table = CreationLog.__table__
+    # SKIP LOCKED (PostgreSQL; SQLite has no row locks and ignores it): rows another
+    # transaction is deleting are left to it, so this never waits while holding row locks.
+    stale = (select(table.c.id).where(table.c.created_ms <= since_ms)
+             .with_for_update(skip_locked=True))
     try:
         with _transaction(session, write=True):
-            session.exec(delete(table).where(
-                col(table.c.window_index).not_in((index - 1, index))))
+            session.exec(delete(table).where(table.c.id.in_(stale)))
     except DBAPIError:
-        # Two processes clearing at once may deadlock on PostgreSQL; one of them is enough,
-        # and the rows left are cleared next time.
-        log.info("old creation counts left for the next clean-up", exc_info=True)
+        # Housekeeping only (the creation is recorded already): what is left is cleared next
+        # time.
+        log.info("old creations left for the next clean-up", exc_info=True)
 
 
 @contextmanager
