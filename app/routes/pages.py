@@ -636,13 +636,24 @@ async def new_link(request: Request, roster_id: str) -> Response:
     return await _with_form(request, _new_link, roster_id)
 
 
-def _new_link(request: Request, session: Session, roster_id: str,
-              form: editing.Form) -> Response:
+def _granted(request: Request, session: Session, roster_id: str,
+             form: editing.Form) -> tuple[int | None, Response | None]:
+    """This browser's device and, for a form of the editor's that only a browser that may edit
+    the roster can send (a new edit link, deleting), the refusal of one that may not: an
+    expired form (no CSRF field of this site's) or a browser without the right."""
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return _expired(request)
+        return None, _expired(request)
     device_id = _device(request, session)
     if device_id is None or not services.can_edit(session, device_id, roster_id):
-        return _not_editable(request)
+        return device_id, _not_editable(request)
+    return device_id, None
+
+
+def _new_link(request: Request, session: Session, roster_id: str,
+              form: editing.Form) -> Response:
+    device_id, refused = _granted(request, session, roster_id, form)
+    if refused is not None:
+        return refused
     try:
         key = services.new_edit_key(session, roster_id, keep_device=device_id)
     except services.RosterNotFound as error:
@@ -686,11 +697,8 @@ async def delete(request: Request, roster_id: str) -> Response:
 
 def _delete(request: Request, session: Session, roster_id: str,
             form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return _expired(request)
-    device_id = _device(request, session)
-    if device_id is None or not services.can_edit(session, device_id, roster_id):
-        return _not_editable(request)
+    if (refused := _granted(request, session, roster_id, form)[1]) is not None:
+        return refused
     try:
         services.delete_roster(session, roster_id)  # twice keeps the first date
     except services.RosterNotFound:
