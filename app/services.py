@@ -496,7 +496,10 @@ def _lock_devices(session: Session, which: Any) -> None:
     waits for it, and the statements after it see its row and keep the device. Unlocked, a
     DELETE could go by what it saw before, and its cascade take that new roster from the
     browser's "my rosters"."""
-    session.exec(select(Device.id).where(which).with_for_update()).all()
+    # In the order of their ids, as every caller locks them: two callers whose devices overlap
+    # then wait for each other instead of each holding what the other waits for (a deadlock).
+    session.exec(select(Device.id).where(which).order_by(col(Device.id))
+                 .with_for_update()).all()
 
 
 def copy_roster(session: Session, roster_id: str) -> Created:

@@ -479,7 +479,9 @@ def _seen_version(request: Request, roster_id: str) -> int | None:
             if device_id is not None:
                 # A device forgotten meanwhile (a bound, the purge) notes nothing: the view
                 # is shown all the same, and the browser is a new one at its next roster.
-                with contextlib.suppress(services.UnknownDevice):
+                # So does a roster deleted since its version was read: the view answers as
+                # it would have a moment before.
+                with contextlib.suppress(services.UnknownDevice, services.RosterNotFound):
                     services.remember(session, device_id, roster_id, False)
     return version
 
@@ -572,7 +574,9 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
     if linked:
         refused = _link_refused(request, session, roster_id, linked)
         if refused is None:
-            _remember(request, session, roster_id, by_key=True)
+            # Deleted since the key was checked: the editor's page says so (and offers it back).
+            with contextlib.suppress(services.RosterNotFound):
+                _remember(request, session, roster_id, by_key=True)
         response = refused or _editor_page(request, session, roster_id)
         response.delete_cookie(LINK_KEY_COOKIE, path=editor_path)
         return response
@@ -585,6 +589,16 @@ def _editing(request: Request) -> dict[str, Any]:
     # How long the home page offers it back once deleted: "30 days", «30 дней».
     return {"editing": True, "restore_period": counted(services.RESTORE_DAYS, "day",
                                                        i18n.request_lang(request))}
+
+
+def _undo_chain(request: Request, version: int) -> int | None:
+    """How far the editor's undo goes back after undoing (`?undo_to=` of the address an undo
+    left), or None for the version before the current one; a value that cannot be one is
+    ignored."""
+    text = request.query_params.get("undo_to", "")
+    if text.isdigit() and len(text) < 10 and int(text) < version:
+        return int(text)
+    return None
 
 
 def _opened_to_edit(session: Session, device_id: int | None, roster_id: str) -> bool:
@@ -609,7 +623,11 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
         return _deleted(request)
     except services.RosterNotFound as error:
         return _gone(request, error)
-    if not _opened_to_edit(session, _device(request, session), roster_id):
+    try:
+        may_edit = _opened_to_edit(session, _device(request, session), roster_id)
+    except services.RosterNotFound as error:  # deleted since it was read
+        return _gone(request, error)
+    if not may_edit:
         return _refuse(request, 403, i18n.gettext(
             "This browser may not edit this roster. "
             "Open its edit link, or copy it to your rosters."), roster_id)
@@ -619,6 +637,7 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
     context.update(_editing(request))
     # Back from "Restore" (its redirect): said once, where the keyboard's focus starts.
     context["restored"] = request.query_params.get("restored") == "1"
+    context["undo_to"] = _undo_chain(request, stored.version)
     response = page(request, "rosters/edit.html", context)
     # The editor may show the edit key (once, after creation or a new link), and is this
     # browser's own: no cache, the browser's disk or back-forward cache included, keeps it.
@@ -736,12 +755,12 @@ def _restore(request: Request, session: Session, roster_id: str,
         deleted = False  # a live roster stays as it is
     except services.RosterDeleted:
         deleted = True
-    except services.RosterNotFound:
-        return _refuse(request, 404, _too_late())
+    except services.RosterNotFound:  # purged, or never stored
+        return _missing(request)
     try:
         services.restore_roster(session, roster_id)
-    except services.RosterNotFound:  # past the time to restore it, or purged meanwhile
-        return _refuse(request, 404, _too_late())
+    except services.RosterNotFound:  # past the time to restore it: gone, as its pages say
+        return _refuse(request, 410, _too_late())
     if not granted:
         # The key holder edits in this browser from now on, as after opening the link.
         _remember(request, session, roster_id, by_key=True)
@@ -840,8 +859,9 @@ def _undone(session: Session, stored: services.StoredRoster, form: editing.Form,
     except services.RevisionNotFound:
         raise editing.EditError("undo_to", i18n.gettext(
             "version %(v)s is no longer kept") % {"v": target}) from None
-    return target, revision.document, RULESETS[stored.ruleset].evaluate(revision.document,
-                                                                        lang)
+    # Judged by its own rule system: the API may have changed the roster's since.
+    document = revision.document
+    return target, document, RULESETS[document.ruleset].evaluate(document, lang)
 
 
 def _change_kept(session: Session, roster_id: str, expected: int, token: str,
@@ -886,7 +906,10 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
     the whole editor, with the problem if there was one."""
     if problem is None and not is_htmx(request):
         anchor = f"#unit-{form['unit']}" if form.get("unit", "").isdigit() else ""
-        return _redirect(request, f"/r/{quote(roster_id)}/edit{anchor}")
+        # After an undo the editor's next one goes on back (its address says how far), not to
+        # the version just undone.
+        chain = f"?undo_to={undo_to}" if undo_to is not None else ""
+        return _redirect(request, f"/r/{quote(roster_id)}/edit{chain}{anchor}")
     context = roster_context(request, stored,
                              evaluated if evaluated and stored.document is model else None)
     # announce: the short line for screen readers, put into the page's live region out of band
@@ -896,6 +919,8 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
     focus = _focus_after(action, unit, len(context["doc"]["units"])) if problem is None else None
+    if focus == "undo-button" and undo_to is not None and undo_to < 1:
+        focus = "settings-heading"  # the button is off now: the editor's own heading
     if (problem is None and action in getattr(SYSTEMS[stored.ruleset], "UNIT_ACTIONS", ())
             and unit.isdigit() and int(unit) < len(context["doc"]["units"])):
         # Only this unit changed: send it alone, with totals, rules and version out of band.
@@ -908,6 +933,11 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
         # A unit's form targets its own list item; anything else redraws the whole editor.
         response.headers["HX-Retarget"] = "#editor"
         response.headers["HX-Reswap"] = "outerHTML"
+    if undo_to is not None or "undo_to=" in request.headers.get("hx-current-url", ""):
+        # The address says how far undo goes back, as a plain form's redirect does: a reload
+        # keeps it after an undo and drops it after any other change.
+        response.headers["HX-Replace-Url"] = f"/r/{quote(roster_id)}/edit" + (
+            f"?undo_to={undo_to}" if undo_to is not None else "")
     if focus:
         # Where a keyboard's focus goes once the answer is in (static/js/app.js): the button
         # pressed is gone or belongs to another unit now, and focus would fall to the page.

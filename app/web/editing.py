@@ -85,6 +85,8 @@ def whole(form: Form, field: str, *, required: bool = True) -> int | None:
         if required:
             raise EditError(field, gettext("a whole number is required"))
         return None
+    if "_" in raw:  # Python reads "1_0" as 10; a player who typed it meant no such number
+        raise EditError(field, gettext("“%(text)s” is not a whole number") % {"text": raw[:20]})
     try:
         return int(raw)
     except ValueError:

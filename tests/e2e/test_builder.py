@@ -342,3 +342,20 @@ def test_a_removed_unit_comes_back_with_undo(context, live_server: Server) -> No
     # Back before the figures' change, not to the removal just undone.
     assert page.locator("li.unit").count() == 2
     assert page.locator("#u1-figures-0").input_value() != "17"
+
+
+def test_undo_clicked_right_after_typing_undoes_what_was_typed(
+        context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    # Leaving the field sends its change; the click's undo waits for that answer (htmx queues
+    # it) and must still go, aimed at the version before the typed change.
+    page = context.new_page()
+    new_army(page, live_server, "Typed", "generic")
+    add_preset(page, "knights")
+    htmx_settled(page)
+    before = page.locator("#u0-figures-0").input_value()
+    page.locator("#u0-figures-0").fill("17")
+    with page.expect_response(lambda r: "undo" in (r.request.post_data or "")):
+        page.locator("#undo-button").click()
+    htmx_settled(page)
+    page.locator(f"#u0-figures-0[value='{before}']").wait_for()
+    assert page.locator("#u0-figures-0").input_value() == before

@@ -171,9 +171,11 @@ def test_past_the_restore_window_the_roster_is_not_offered_and_not_restored(
                      .values(deleted_at=long_ago))
         session.commit()
     assert deleted_section(client.get("/").text) == ""
+    # Gone (410), as its share view and editor say; an id that never was is another thing (404).
     refused = restore(client, roster_id)
-    assert refused.status_code == 404
+    assert refused.status_code == 410
     assert "can no longer be restored" in text_of(refused.text)
+    assert restore(client, "neverstoredid", key="x" * 22).status_code == 404
     assert client.get(f"/r/{roster_id}").status_code in (404, 410)
     # Until the purge removes it, its editor and edit link say it is too late, with no button.
     page = client.get(f"/r/{roster_id}/edit")

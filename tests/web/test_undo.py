@@ -11,6 +11,7 @@ from sqlalchemy import delete
 from sqlmodel import Session, col
 
 from app.models import Revision
+from tests.helpers.documents import army
 from tests.web.test_pages import HX, create_army, document, edit, version_of
 
 
@@ -25,7 +26,7 @@ def undo_form(html: str) -> str:
 
 
 def undo_target(html: str) -> int:
-    found = re.search(r'name="undo_to" value="(-?\d+)"', undo_form(html))
+    found = re.search(r'name="undo_to" value="(-?\d+)"', html)
     assert found
     return int(found.group(1))
 
@@ -76,18 +77,95 @@ def test_after_a_unit_change_undo_goes_back_to_the_version_before_it(
     changed = edit(client, roster_id, htmx=True, op="update_unit", unit="0",
                    unit_name="Рыцари", figures_0="7", troop_0="heavy_horse", weapon_0="lance")
     assert changed.status_code == 200 and "HX-Retarget" not in changed.headers
-    assert 'id="undo" ' in changed.text and 'hx-swap-oob="true"' in undo_form(changed.text)
-    assert undo_target(changed.text) == 4
+    # Only the target and the button: the form stays, so an undo clicked while this change
+    # was on its way (htmx queues it) is still sent once the answer is in.
+    assert '<form id="undo"' not in changed.text
+    assert re.search(r'<input type="hidden" id="undo-to" name="undo_to" value="4" '
+                     r'hx-swap-oob="true">', changed.text)
+    assert re.search(r'<button type="submit" id="undo-button" hx-swap-oob="true">Undo \(back '
+                     r'to version 4\)</button>', changed.text)
     undo(client, roster_id, changed.text)
     assert names(client, roster_id) == ["Knights"]
 
 
-def test_undo_with_a_plain_form_redirects_to_the_editor(client: TestClient) -> None:
+def test_undo_with_plain_forms_goes_on_back_as_with_htmx(client: TestClient) -> None:
+    roster_id = create_army(client)
+    for preset in ("knights", "horse_archers", "crossbowmen"):
+        edit(client, roster_id, op="add_unit", preset=preset)
+    answer = undo(client, roster_id, None, htmx=False)
+    # The redirect's address says how far the next undo goes back: not to the version just
+    # undone, which would bring it back again.
+    assert answer.status_code == 303
+    assert answer.headers["location"] == f"/r/{roster_id}/edit?undo_to=2"
+    assert names(client, roster_id) == ["Knights", "Horse archers"]
+    page = client.get(answer.headers["location"]).text
+    assert undo_target(page) == 2
+    answer = undo(client, roster_id, page, htmx=False)
+    assert names(client, roster_id) == ["Knights"]
+    page = client.get(answer.headers["location"]).text
+    undo(client, roster_id, page, htmx=False)
+    assert names(client, roster_id) == []
+    # Another change: the next undo goes back to the version before it.
+    redirect = edit(client, roster_id, op="add_unit", preset="knights")
+    assert redirect.headers["location"] == f"/r/{roster_id}/edit"
+    assert undo_target(client.get(redirect.headers["location"]).text) == 7
+    # An address whose chain cannot be one is ignored.
+    for wrong in ("99", "-1", "x", "1e3"):
+        assert undo_target(client.get(f"/r/{roster_id}/edit?undo_to={wrong}").text) == 7
+
+
+def test_the_address_keeps_the_undo_chain_for_a_reload_with_htmx(client: TestClient) -> None:
     roster_id = create_army(client)
     edit(client, roster_id, op="add_unit", preset="knights")
-    answer = undo(client, roster_id, None, htmx=False)
-    assert answer.status_code == 303 and answer.headers["location"] == f"/r/{roster_id}/edit"
-    assert names(client, roster_id) == []
+    edit(client, roster_id, op="add_unit", preset="horse_archers")
+    answer = undo(client, roster_id, None)
+    assert answer.headers["HX-Replace-Url"] == f"/r/{roster_id}/edit?undo_to=1"
+    # Any other change from that address drops the chain from it.
+    changed = client.post(f"/r/{roster_id}/edit", headers={
+        **HX, "HX-Current-URL": f"http://testserver/r/{roster_id}/edit?undo_to=1"}, data={
+        "csrf": client.cookies.get("muster_csrf"), "version": str(version_of(client, roster_id)),
+        "op": "add_unit", "preset": "peasants"})
+    assert changed.status_code == 200
+    assert changed.headers["HX-Replace-Url"] == f"/r/{roster_id}/edit"
+    # A change from an address without one leaves the address alone.
+    plain = edit(client, roster_id, htmx=True, op="add_unit", preset="peasants")
+    assert "HX-Replace-Url" not in plain.headers
+
+
+def test_undo_goes_back_across_a_change_of_rule_system(client: TestClient) -> None:
+    # The API may replace a roster with one of another rule system; undo brings the old one
+    # back, judged by its own rules.
+    made = client.post("/api/v1/rosters", json=army("Орда")).json()
+    key = {"Authorization": f"Bearer {made['edit_key']}"}
+    opened = client.get(f"/r/{made['id']}/edit?key={made['edit_key']}")
+    assert opened.status_code == 200
+    other = {"name": "Каре", "ruleset": "line_and_square", "units": []}
+    assert client.put(f"/api/v1/rosters/{made['id']}", json=other,
+                      headers={**key, "If-Match": '"v1"'}).status_code == 200
+    for htmx in (True, False):
+        answer = undo(client, made["id"], None, htmx=htmx)
+        assert answer.status_code in (200, 303), answer.text[:300]
+    # Back to Chainmail, then forward again to Line and Square: each judged as itself.
+    read = client.get(f"/api/v1/rosters/{made['id']}").json()
+    assert read["document"]["ruleset"] == "line_and_square" and read["version"] == 4
+    undo(client, made["id"], None)
+    read = client.get(f"/api/v1/rosters/{made['id']}").json()
+    assert read["document"] == client.get(
+        f"/api/v1/rosters/{made['id']}/revisions/1").json()["document"]
+    priced = client.post("/api/v1/price", json=read["document"]).json()
+    assert read["result"]["total"] == priced["total"]
+    assert client.get(f"/r/{made['id']}/edit").status_code == 200
+
+
+def test_when_nothing_earlier_is_left_the_focus_goes_to_the_editors_heading(
+        client: TestClient) -> None:
+    roster_id = create_army(client)
+    edit(client, roster_id, op="add_unit", preset="knights")
+    answer = undo(client, roster_id, None)
+    assert "disabled" in undo_form(answer.text)
+    assert answer.headers["HX-Trigger-After-Settle"] == \
+        '{"muster-focus": {"id": "settings-heading"}}'
+    assert '<h1 id="settings-heading" tabindex="-1">' in answer.text
 
 
 def test_undo_from_a_stale_page_is_refused_and_changes_nothing(client: TestClient) -> None:
@@ -124,4 +202,4 @@ def test_undo_speaks_russian(client: TestClient) -> None:
     assert "Отменить (вернуться к версии 1)" in client.get(f"/r/{roster_id}/edit").text
     undo(client, roster_id, None)
     refused = edit(client, roster_id, htmx=True, op="undo", undo_to="0")
-    assert "Отмена: более ранней версии, к которой можно вернуться, нет" in refused.text
+    assert "Отменить: более ранней версии, к которой можно вернуться, нет" in refused.text
