@@ -93,7 +93,9 @@ def main() -> None:
                 troop, weapon = PRESETS[unit % 4][1], PRESETS[unit % 4][2]
                 response = client.post(f"/r/{rid}/edit", headers={"HX-Request": "true"}, data={
                     "csrf": csrf, "version": str(version), "op": "update_unit",
-                    "unit": str(unit), "unit_name": f"unit {unit}", "figures_0": str(5 + n % 20),
+                    # A different number each time a unit comes round again: a change that
+                    # changes nothing stores no version.
+                    "unit": str(unit), "unit_name": f"unit {unit}", "figures_0": str(5 + n % 23),
                     "troop_0": troop, "weapon_0": weapon})
                 assert response.status_code == 200, response.text[:300]
                 version += 1

@@ -171,10 +171,12 @@ def serving(url: str, workers: int, folder: Path, root: Path) -> Iterator[tuple[
 
 @dataclass
 class Target:
-    """What one connection edits: its roster and the version it is at."""
+    """What one connection edits: its roster, the version it is at, and how many changes it
+    made (across rounds: each change must change something, or no version is stored)."""
 
     roster_id: str
     version: int
+    changes: int = 0
 
 
 @dataclass
@@ -204,6 +206,8 @@ def prepare(port: int, connections: int) -> Setup:
 
 
 def edit_request(setup: Setup, target: Target, n: int) -> bytes:
+    """The `n`th change of the target's roster: a unit's figures, unit by unit, each unit's
+    number other than the one it has (5 + u and 15 + u in turn, against 8 + u at first)."""
     unit = n % 10
     form = urlencode({"csrf": setup.csrf, "version": target.version, "op": "update_unit",
                       "unit": unit, "unit_name": f"Отряд {unit + 1}",
@@ -251,7 +255,8 @@ async def run_round(setup: Setup, endpoint: str, connections: int, seconds: floa
                     reader, writer = await asyncio.open_connection("127.0.0.1", setup.port)
                     connecting = (time.perf_counter() - opened) * 1000
                 if endpoint == "edit":
-                    request = edit_request(setup, target, n)
+                    target.changes += 1
+                    request = edit_request(setup, target, target.changes)
                 else:
                     request = fixed.get(endpoint, view)
                 latencies.append(connecting + await exchange(reader, writer, request, endpoint))

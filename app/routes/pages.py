@@ -815,8 +815,13 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
                     target, model, evaluated = _undone(session, stored, form, lang)
                 else:
                     model, evaluated = _changed(stored, form, lang)
-                stored = services.replace_roster(session, roster_id, model, expected,
-                                                 evaluation=evaluated, device_token=token)
+                if model == stored.document:
+                    # Nothing changed (Save pressed again, a field left as it was): no new
+                    # version, which undo would then have to step over for nothing.
+                    model = stored.document
+                else:
+                    stored = services.replace_roster(session, roster_id, model, expected,
+                                                     evaluation=evaluated, device_token=token)
                 if undoing:
                     undo_to = target - 1
     except services.EditRefused:  # by the read, or by the write (withdrawn since)
@@ -880,6 +885,8 @@ def _change_kept(session: Session, roster_id: str, expected: int, token: str,
         model, evaluated = _changed(kept, form, lang)
     except (editing.EditError, ValidationError):
         return None
+    if model == kept.document:
+        return None  # nothing changed: answered the long way, which stores nothing
     try:
         stored = services.replace_roster(session, roster_id, model, expected,
                                          evaluation=evaluated, device_token=token)

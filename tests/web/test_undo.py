@@ -203,3 +203,28 @@ def test_undo_speaks_russian(client: TestClient) -> None:
     undo(client, roster_id, None)
     refused = edit(client, roster_id, htmx=True, op="undo", undo_to="0")
     assert "Отменить: более ранней версии, к которой можно вернуться, нет" in refused.text
+
+
+def test_a_change_that_changes_nothing_stores_no_version(client: TestClient) -> None:
+    roster_id = create_army(client, name="Орда")
+    edit(client, roster_id, op="add_unit", preset="knights")
+    doc = document(client, roster_id)
+    for htmx in (True, False):
+        # Save pressed again; a unit's form sent as it stands.
+        same = edit(client, roster_id, htmx=htmx, op="settings", name="Орда",
+                    points_limit=str(doc["points_limit"]), nation=doc["nation"],
+                    historical="on" if doc["historical"] else "", note=doc["note"])
+        assert same.status_code in (200, 303), same.text[:300]
+        unit = doc["units"][0]
+        line = unit["lines"][0]
+        same = edit(client, roster_id, htmx=htmx, op="update_unit", unit="0",
+                    unit_name=unit["name"], figures_0=str(line["figures"]),
+                    troop_0=line["troop"], weapon_0=line["weapon"], unit_note=unit["note"],
+                    flags=unit["flags"][0])
+        assert same.status_code in (200, 303), same.text[:300]
+    assert version_of(client, roster_id) == 2
+    revisions = client.get(f"/api/v1/rosters/{roster_id}/revisions").json()
+    assert [r["version"] for r in revisions] == [1, 2]
+    # So the undo that follows takes back the unit, not nothing.
+    undo(client, roster_id, None)
+    assert names(client, roster_id) == []
