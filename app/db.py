@@ -19,7 +19,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,6 +265,30 @@ def _wait_for_lock(fd: int, deadline: float) -> None:
 
 def _lock_file(path: Path) -> int:
     return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
+@contextlib.contextmanager
+def transaction(session: Session, *, write: bool = False) -> Iterator[None]:
+    """One transaction of `session`, committed at the end or rolled back on any error. A
+    transaction the caller left open is ended first: it would pin an old snapshot (and, on
+    SQLite, keep a read lock). With `write`, SQLite takes the writer's lock at BEGIN (WRITER),
+    so that two writers never deadlock upgrading a read lock."""
+    if session.in_transaction():
+        session.commit()
+    if write:
+        session.connection(execution_options={WRITER: True})
+    elif session.get_bind().dialect.name != "sqlite":
+        # Reads here are one statement each (or tolerate a write between two): without a
+        # transaction they cost one round trip to the server, not three (BEGIN, the read,
+        # COMMIT). SQLite's transactions cost no round trip, and its connections are set up
+        # to have SQLAlchemy begin them (see _sqlite_engine).
+        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    try:
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,6 @@ import ipaddress
 import logging
 import math
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +51,7 @@ from sqlmodel import Session
 from starlette.requests import Request
 
 from app.config import Settings
-from app.db import WRITER
+from app.db import transaction as _transaction
 from app.models import CreationLog
 from app.rules.base import Lang, pick
 from app.schemas import Failure
@@ -236,24 +234,6 @@ def _forget_past_windows(session: Session, since_ms: int) -> None:
         # Housekeeping only (the creation is recorded already): what is left is cleared next
         # time.
         log.info("old creations left for the next clean-up", exc_info=True)
-
-
-@contextmanager
-def _transaction(session: Session, *, write: bool = False) -> Iterator[None]:
-    if session.in_transaction():
-        session.commit()
-    if write:
-        # SQLite: take the write lock at BEGIN, so the upsert cannot deadlock on a lock upgrade.
-        session.connection(execution_options={WRITER: True})
-    elif session.get_bind().dialect.name != "sqlite":
-        # A read of one statement: without a transaction it is one round trip, not three.
-        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-    try:
-        yield
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
 
 
 def take_creation(request: Request, session: Session) -> None:

@@ -14,8 +14,7 @@ import hmac
 import secrets
 import threading
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, NamedTuple
@@ -27,7 +26,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.db import WRITER, read_one, write_then
+from app.db import read_one, write_then
+from app.db import transaction as _transaction
 from app.kept import Kept
 from app.models import (
     NAME_LENGTH,
@@ -196,25 +196,6 @@ def _end_open_transaction(session: Session) -> None:
     read lock): what follows starts from a fresh one."""
     if session.in_transaction():
         session.commit()
-
-
-@contextmanager
-def _transaction(session: Session, *, write: bool = False) -> Iterator[None]:
-    _end_open_transaction(session)
-    if write:
-        session.connection(execution_options={WRITER: True})
-    elif session.get_bind().dialect.name != "sqlite":
-        # Reads here are one statement each (or tolerate a write between two): without a
-        # transaction they cost one round trip to the server, not three (BEGIN, the read,
-        # COMMIT). SQLite's transactions cost no round trip, and its connections are set up
-        # to have SQLAlchemy begin them (app/db.py).
-        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-    try:
-        yield
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
 
 
 def _utc(moment: datetime) -> datetime:

@@ -209,6 +209,15 @@ async def _with_form(request: Request, work: Callable[..., Response], *args: Any
     return await _in_thread(request, work, *args, form)
 
 
+async def _roster_form(request: Request, roster_id: str,
+                       work: Callable[..., Response]) -> Response:
+    """A form posted to one roster's address: `work(request, session, roster_id, form)`, as
+    _with_form runs it; an id that cannot name a roster is answered at once, unread."""
+    if _no_such_id(roster_id):
+        return _missing(request)
+    return await _with_form(request, work, roster_id)
+
+
 def _refuse(request: Request, status: int, message: str, roster_id: str | None = None) -> Response:
     """A refusal page; with `roster_id`, it links the roster's share view, where anyone may
     read it and copy it to their own rosters."""
@@ -502,9 +511,7 @@ def _draw_view(request: Request, roster_id: str, lang: str, address: str,
 
 @router.post("/r/{roster_id}/copy")
 async def copy(request: Request, roster_id: str) -> Response:
-    if _no_such_id(roster_id):
-        return _missing(request)
-    return await _with_form(request, _copy, roster_id)
+    return await _roster_form(request, roster_id, _copy)
 
 
 def _copy(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
@@ -650,9 +657,7 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
 @router.post("/r/{roster_id}/link")
 async def new_link(request: Request, roster_id: str) -> Response:
     """A new edit link for an owner editing in this browser; the old link stops working."""
-    if _no_such_id(roster_id):
-        return _missing(request)
-    return await _with_form(request, _new_link, roster_id)
+    return await _roster_form(request, roster_id, _new_link)
 
 
 def _granted(request: Request, session: Session, roster_id: str,
@@ -709,9 +714,7 @@ def _restorable(request: Request, roster_id: str, gone: services.RosterDeleted,
 async def delete(request: Request, roster_id: str) -> Response:
     """Delete a roster this browser may edit: its share link and editor answer 410, and this
     browser's home page offers it back for services.RESTORE_DAYS days (the API's DELETE)."""
-    if _no_such_id(roster_id):
-        return _missing(request)
-    return await _with_form(request, _delete, roster_id)
+    return await _roster_form(request, roster_id, _delete)
 
 
 def _delete(request: Request, session: Session, roster_id: str,
@@ -729,9 +732,7 @@ def _delete(request: Request, session: Session, roster_id: str,
 @router.post("/r/{roster_id}/restore")
 async def restore(request: Request, roster_id: str) -> Response:
     """Restore a deleted roster, from a browser that may edit it or with its edit key."""
-    if _no_such_id(roster_id):
-        return _missing(request)
-    return await _with_form(request, _restore, roster_id)
+    return await _roster_form(request, roster_id, _restore)
 
 
 def _restore(request: Request, session: Session, roster_id: str,
@@ -771,9 +772,7 @@ def _restore(request: Request, session: Session, roster_id: str,
 async def edit(request: Request, roster_id: str) -> Response:
     # The form is read on the event loop; storing and drawing run in one worker thread, so a
     # write waiting for the database never holds up other requests.
-    if _no_such_id(roster_id):
-        return _missing(request)
-    return await _with_form(request, _edit, roster_id)
+    return await _roster_form(request, roster_id, _edit)
 
 
 def _edit(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
