@@ -643,9 +643,11 @@ def storage_lifespan(
         # Both build on this module.
         from app import services
         from app.async_reads import LoopReads, reads_for
+        from app.loop_writes import PostgresWrites, writes_for
 
         engine = make_engine(settings)
         reads: LoopReads | None = None
+        writes: PostgresWrites | None = None
         try:
             if settings.migrate_on_start:
                 try:
@@ -671,6 +673,10 @@ def storage_lifespan(
             if reads is not None:
                 await reads.open()
             app.state.async_reads = reads
+            writes = writes_for(engine, settings)
+            if writes is not None:
+                await writes.open()
+            app.state.loop_writes = writes
             # Requests wait for one of these threads rather than each opening a connection
             # of its own beyond the pool (see Settings.threads).
             to_thread.current_default_thread_limiter().total_tokens = settings.threads
@@ -683,6 +689,8 @@ def storage_lifespan(
         finally:
             if reads is not None:
                 await reads.close()
+            if writes is not None:
+                await writes.close()
             engine.dispose()
 
     return lifespan
@@ -703,13 +711,17 @@ def open_session(request: Request) -> Session:
     engine: Engine | None = getattr(request.app.state, "engine", None)
     if engine is None:
         raise RuntimeError("the database is opened by the app's lifespan; start the app first")
+    return Session(engine, expire_on_commit=False, info=storage_limits(request))
+
+
+def storage_limits(request: Request) -> dict[str, Any]:
+    """The bounds the storage services apply, from the app's settings (a session's info)."""
     settings: Settings | None = getattr(request.app.state, "settings", None)
-    info = {} if settings is None else {
+    return {} if settings is None else {
         "max_document_bytes": settings.max_body_bytes - EXPORT_ENVELOPE_BYTES,
         "max_revisions": settings.max_revisions,
         "max_editing_browsers": settings.max_editing_browsers,
         "max_reading_browsers": settings.max_reading_browsers}
-    return Session(engine, expire_on_commit=False, info=info)
 
 
 async def get_session(request: Request) -> AsyncIterator[Session]:

@@ -17,10 +17,10 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel
-from sqlalchemy import bindparam, case, delete, func, insert, or_, update
+from sqlalchemy import Engine, Executable, bindparam, case, delete, func, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
@@ -156,20 +156,19 @@ class DocumentTooLarge(ValueError):
         self.size, self.limit = size, limit
 
 
-def _prune_revisions(session: Session, roster_id: str, version: int) -> None:
-    """Keep the roster's latest `max_revisions` revisions (the session's; none: all). Pruned
-    every few versions, not at each, so that a change seldom takes a second write: up to a
-    quarter more (at most 25) may be kept between two prunings."""
-    keep = session.info.get("max_revisions") or 0
+def _prune_to(settings: dict[str, Any], version: int) -> int:
+    """The newest revision to remove when `version` is stored, or 0 for none. A roster keeps
+    its latest `max_revisions` revisions (none: all), pruned every few versions rather than
+    at each, so that on SQLite a change seldom takes a second write: up to a quarter more (at
+    most 25) may be kept between two prunings."""
+    keep = settings.get("max_revisions") or 0
     if keep <= 0 or version <= keep or version % max(1, min(25, keep // 4)):
-        return
-    with _transaction(session, write=True):
-        session.exec(delete(RevisionRow).where(  # type: ignore[call-overload]
-            col(RevisionRow.roster_id) == roster_id, col(RevisionRow.version) <= version - keep))
+        return 0
+    return version - keep
 
 
-def _fits(session: Session, text: str) -> None:
-    limit = session.info.get("max_document_bytes")
+def _fits(settings: dict[str, Any], text: str) -> None:
+    limit = settings.get("max_document_bytes")
     if limit is not None and len(text) > limit // 4:  # a character is 1 to 4 bytes
         size = len(text.encode())
         if size > limit:
@@ -261,7 +260,7 @@ def create_roster(session: Session, document: Any, *,
     there, so a document refused for its content or size costs the client nothing."""
     doc = _document(document)
     text = doc.model_dump_json()
-    _fits(session, text)
+    _fits(session.info, text)
     if admit is not None:
         admit()
     now = utcnow()
@@ -329,42 +328,100 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     With `device_token`, the same UPDATE also requires that browser's right to edit, so the
     right is proved at the moment of writing; without it, EditRefused (as editable_roster).
     """
-    doc = _document(document)
-    text = doc.model_dump_json()
-    _fits(session, text)
-    now = utcnow()
-    # Everything but the statements is done before the write begins: on SQLite writers take
-    # turns, so the time between BEGIN and COMMIT is what bounds the writes per second.
-    values = {f"new_{name}": value for name, value in _summary(doc, evaluation).items()}
-    values.update(roster_id=roster_id, expected=expected_version,
-                  new_version=expected_version + 1, new_document=text, new_updated_at=now)
-    first, as_one = _NEXT_VERSION, _NEXT_VERSION_WITH_REVISION
-    if device_token is not None:
-        if not device_token:
-            raise EditRefused(roster_id)  # as editable_roster: no browser, no right
-        values["token_hash"] = digest(device_token)
-        first, as_one = _NEXT_VERSION_GRANTED, _NEXT_VERSION_WITH_REVISION_GRANTED
+    change = _Change.of(session.info, roster_id, document, expected_version, evaluation,
+                        device_token)
     _end_open_transaction(session)  # the driver's connection is not the session's
-    if 1 <= expected_version < MAX_VERSION:
+    if change.writable:
         # Straight to the driver (app.db.write_then): on SQLite every other writer waits
         # while this one writes, so nothing but the two statements runs in between.
-        moved = write_then(session.get_bind(), first, _REVISION, values, as_one=as_one)
+        moved = write_then(session.get_bind(), change.first, _REVISION, change.values,
+                           as_one=change.as_one)
         if moved is not None:
-            created_at, copied_from_id, copied_from_version = moved
-            _prune_revisions(session, roster_id, expected_version + 1)
-            parsed.keep(text, doc)  # the editor reads this version at its next change
-            stored = StoredRoster(
-                id=roster_id, version=expected_version + 1, document=doc,
-                ruleset=values["new_ruleset"], name=values["new_name"],
-                created_at=_utc(created_at), updated_at=now,
-                copied_from_id=copied_from_id, copied_from_version=copied_from_version)
-            latest.keep(session, stored, len(text))
-            return stored
+            if change.values["prune_to"] and session.get_bind().dialect.name != "postgresql":
+                # PostgreSQL's one statement (as_one) prunes too.
+                with _transaction(session, write=True):
+                    session.exec(delete(RevisionRow).where(  # type: ignore[call-overload]
+                        col(RevisionRow.roster_id) == roster_id,
+                        col(RevisionRow.version) <= change.values["prune_to"]))
+            return change.stored(session.get_bind(), moved)
     if device_token is not None:
         raise VersionConflict(editable_roster(session, device_token, roster_id))
     with _transaction(session):
         current = _live(session, roster_id)
     raise VersionConflict(_stored(current))
+
+
+class LoopWrites(Protocol):
+    """Writes made on the event loop (app.loop_writes): each statement its own transaction."""
+
+    async def one(self, statement: Executable, params: dict[str, Any]) -> tuple[Any, ...] | None:
+        ...
+
+
+async def replace_kept_roster(writes: LoopWrites, database: Engine, settings: dict[str, Any],
+                              roster_id: str, document: Any, expected_version: int, *,
+                              evaluation: Evaluation, device_token: str) -> StoredRoster | None:
+    """replace_roster(device_token=...) made on the event loop, for the editor's change from
+    the version this process keeps (PostgreSQL only: its write is one statement). The stored
+    roster, or None when nothing was written: a conflict, a right withdrawn, a deleted
+    roster, a document too large; the caller then goes the long way, whose read tells which.
+    `settings` holds what a session's info would (app.db.open_session)."""
+    try:
+        change = _Change.of(settings, roster_id, document, expected_version, evaluation,
+                            device_token)
+    except (EditRefused, DocumentTooLarge):
+        return None
+    if not change.writable or change.as_one is None:
+        return None
+    moved = await writes.one(change.as_one, change.values)
+    return None if moved is None else change.stored(database, moved)
+
+
+@dataclass
+class _Change:
+    """A change worked out before its write begins: on SQLite writers take turns, so the time
+    between BEGIN and COMMIT is what bounds the writes per second."""
+
+    roster_id: str
+    version: int  # the version it makes
+    text: str
+    document: BaseModel
+    values: dict[str, Any]  # the statements' parameters
+    first: Executable  # the UPDATE
+    as_one: Executable  # the UPDATE with its revision, one statement (PostgreSQL)
+    writable: bool  # False: a version no change can follow, answered as a conflict
+
+    @classmethod
+    def of(cls, settings: dict[str, Any], roster_id: str, document: Any, expected: int,
+           evaluation: Evaluation | None, device_token: str | None) -> _Change:
+        doc = _document(document)
+        text = doc.model_dump_json()
+        _fits(settings, text)
+        values = {f"new_{name}": value for name, value in _summary(doc, evaluation).items()}
+        values.update(roster_id=roster_id, expected=expected, new_version=expected + 1,
+                      new_document=text, new_updated_at=utcnow(),
+                      prune_to=_prune_to(settings, expected + 1))
+        first, as_one = _NEXT_VERSION, _NEXT_VERSION_WITH_REVISION
+        if device_token is not None:
+            if not device_token:
+                raise EditRefused(roster_id)  # as editable_roster: no browser, no right
+            values["token_hash"] = digest(device_token)
+            first, as_one = _NEXT_VERSION_GRANTED, _NEXT_VERSION_WITH_REVISION_GRANTED
+        return cls(roster_id, expected + 1, text, doc, values, first, as_one,
+                   1 <= expected < MAX_VERSION)
+
+    def stored(self, database: Engine, moved: tuple[Any, ...]) -> StoredRoster:
+        """The roster as written, kept for the editor's next change (the row `moved` is what
+        the UPDATE returned)."""
+        created_at, copied_from_id, copied_from_version = moved
+        parsed.keep(self.text, self.document)  # the editor reads this version at its next change
+        stored = StoredRoster(
+            id=self.roster_id, version=self.version, document=self.document,
+            ruleset=self.values["new_ruleset"], name=self.values["new_name"],
+            created_at=_utc(created_at), updated_at=self.values["new_updated_at"],
+            copied_from_id=copied_from_id, copied_from_version=copied_from_version)
+        latest.keep(database, stored, len(self.text))
+        return stored
 
 
 # A change's two statements, built once with their parameters named: building them per call
@@ -403,12 +460,18 @@ def _moves(*conditions: Any) -> tuple[Any, Any]:
     moved = move.returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
                            _ROSTER.c.copied_from_version, _ROSTER.c.id, _ROSTER.c.version,
                            _ROSTER.c.updated_at, _ROSTER.c.document).cte("moved")
+    revisions = RevisionRow.__table__
     with_revision = (
         sa_select(moved.c.created_at, moved.c.copied_from_id, moved.c.copied_from_version)
-        .add_cte(insert(RevisionRow.__table__).from_select(
+        .add_cte(insert(revisions).from_select(
             ["roster_id", "version", "created_at", "document"],
             sa_select(moved.c.id, moved.c.version, moved.c.updated_at, moved.c.document),
-        ).cte("revised")))
+        ).cte("revised"))
+        # The revisions no longer kept (_Change.prune_to; 0: none), with the same row, so that
+        # pruning costs no round trip of its own and happens only with a change made.
+        .add_cte(delete(revisions).where(revisions.c.roster_id == moved.c.id,
+                                         revisions.c.version <= bindparam("prune_to"))
+                 .cte("pruned")))
     return next_version, with_revision
 
 
@@ -686,7 +749,7 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
     if row.deleted_at is not None:
         raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
     stored = _stored(row)
-    latest.keep(session, stored, len(row.document))
+    latest.keep(session.get_bind(), stored, len(row.document))
     return stored
 
 
@@ -708,20 +771,19 @@ class LatestVersions:
             Any, Kept[str, tuple[StoredRoster, int]]] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
-    def get(self, session: Session, roster_id: str, version: int) -> StoredRoster | None:
+    def get(self, database: Engine, roster_id: str, version: int) -> StoredRoster | None:
         """The roster as it was at `version`, if that is the latest this process knows."""
-        kept = self._by_database.get(session.get_bind())
+        kept = self._by_database.get(database)
         found = None if kept is None else kept.get(roster_id)
         return found[0] if found is not None and found[0].version == version else None
 
-    def keep(self, session: Session, stored: StoredRoster, text_length: int) -> None:
+    def keep(self, database: Engine, stored: StoredRoster, text_length: int) -> None:
         if text_length > MAX_TEXT:
             return  # as parsed documents: rosters that big are rare, and read each time
-        bind = session.get_bind()
         with self._lock:
-            kept = self._by_database.get(bind)
+            kept = self._by_database.get(database)
             if kept is None:
-                kept = self._by_database[bind] = Kept(self.kept_text,
+                kept = self._by_database[database] = Kept(self.kept_text,
                                                       weigh=lambda found: found[1])
             known = kept.get(stored.id)
             # A slow reader must not put back a version older than one just written.

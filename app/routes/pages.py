@@ -13,7 +13,7 @@ import json
 import re
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
@@ -25,7 +25,7 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import ratelimit, services
-from app.db import open_session
+from app.db import open_session, storage_limits
 from app.deps import ROSTER_ID, SessionDep
 from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, Evaluation, get_ruleset
@@ -771,34 +771,92 @@ def _restore(request: Request, session: Session, roster_id: str,
 @plain_route("/r/{roster_id}/edit", "POST")
 async def edit(request: Request, roster_id: str) -> Response:
     # The form is read on the event loop; storing and drawing run in one worker thread, so a
-    # write waiting for the database never holds up other requests.
-    return await _roster_form(request, roster_id, _edit)
+    # write waiting for the database never holds up other requests; on PostgreSQL a change
+    # from the version this worker keeps is made on the event loop (_edit_on_loop).
+    if _no_such_id(roster_id):
+        return _missing(request)
+    try:
+        form = await _form(request)
+    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+        return _unreadable(request, refused)
+    writes = getattr(request.app.state, "loop_writes", None)
+    if writes is not None:
+        answered = await _edit_on_loop(request, writes, roster_id, form)
+        if answered is not None:
+            return answered
+        return await _in_thread(request, _edit, roster_id, form, False)
+    return await _in_thread(request, _edit, roster_id, form)
 
 
-def _edit(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
+class _Change(NamedTuple):
+    """An editor's change as posted, its right to be made proved as far as the form can."""
+
+    form: editing.Form  # with the page's language, in which new units are named
+    lang: str
+    token: str  # the browser's device token: its right to edit is proved by the write
+    expected: int  # the version the page shows
+    undoing: bool
+
+
+def _posted_change(request: Request, form: editing.Form) -> _Change | None:
+    """The change, or None for a form that is not this site's page's (CSRF)."""
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")) or \
             not same_origin(request):
-        return _expired(request)
-    token = request.cookies.get(DEVICE_COOKIE, "")
+        return None
     try:
         # htmx sends the page's current version (kept fresh out of band) as version_now; a
         # plain form sends the version it was drawn at.
         expected = int(form.get("version_now") or form.get("version", ""))
     except ValueError:
         expected = -1
-    # New units are named in the page's language.
     lang = i18n.request_lang(request)
-    form = editing.Form([*form.items_list(), ("lang", lang)])
+    return _Change(editing.Form([*form.items_list(), ("lang", lang)]), lang,
+                   request.cookies.get(DEVICE_COOKIE, ""), expected,
+                   (form.get("action") or form.get("op", "")) == "undo")
+
+
+async def _edit_on_loop(request: Request, writes: services.LoopWrites, roster_id: str,
+                        form: editing.Form) -> Response | None:
+    """_change_kept on the event loop, its write through app.loop_writes: the answer, or None
+    when the change is to be made the long way (in a worker thread, which reads the roster
+    first and so answers every refusal and conflict)."""
+    change = _posted_change(request, form)
+    if change is None or change.undoing or not change.token:
+        return None
+    engine = request.app.state.engine
+    kept = services.latest.get(engine, roster_id, change.expected)
+    if kept is None:
+        return None
+    made = _kept_change(kept, change)
+    if made is None:
+        return None
+    model, evaluated = made
+    stored = await services.replace_kept_roster(
+        writes, engine, storage_limits(request), roster_id, model, change.expected,
+        evaluation=evaluated, device_token=change.token)
+    if stored is None:
+        return None
+    return _edited(request, roster_id, change.form, stored, model, evaluated, None, 200)
+
+
+def _edit(request: Request, session: Session, roster_id: str, form: editing.Form,
+          from_kept: bool = True) -> Response:
+    """The editor's change, in a worker thread: from the kept version when there is one
+    (unless `from_kept` is False: tried already, on the event loop), else the long way."""
+    change = _posted_change(request, form)
+    if change is None:
+        return _expired(request)
+    form, lang, token, expected = change.form, change.lang, change.token, change.expected
     problem: str | None = None
     status = 200
     model: Any = None
     evaluated: Evaluation | None = None
-    undoing = (form.get("action") or form.get("op", "")) == "undo"
     undo_to: int | None = None  # after an undo, where the next one goes back to
     try:
         # An undo reads an earlier revision: always the long way, after the read that proves
         # the right (the kept version spares a read of the current one, not of that one).
-        done = None if undoing else _change_kept(session, roster_id, expected, token, form, lang)
+        done = None if change.undoing or not from_kept else \
+            _change_kept(session, roster_id, change)
         if done is not None:
             stored, model, evaluated = done
         else:
@@ -810,7 +868,7 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
                     "one; reload and make the change again.") % {"v": stored.version}
                 status = 409
             else:
-                if undoing:
+                if change.undoing:
                     target, model, evaluated = _undone(session, stored, form, lang)
                 else:
                     model, evaluated = _changed(stored, form, lang)
@@ -821,7 +879,7 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
                 else:
                     stored = services.replace_roster(session, roster_id, model, expected,
                                                      evaluation=evaluated, device_token=token)
-                if undoing:
+                if change.undoing:
                     undo_to = target - 1
     except services.EditRefused:  # by the read, or by the write (withdrawn since)
         return _not_editable(request)
@@ -868,8 +926,7 @@ def _undone(session: Session, stored: services.StoredRoster, form: editing.Form,
     return target, document, RULESETS[document.ruleset].evaluate(document, lang)
 
 
-def _change_kept(session: Session, roster_id: str, expected: int, token: str,
-                 form: editing.Form, lang: str,
+def _change_kept(session: Session, roster_id: str, change: _Change,
                  ) -> tuple[services.StoredRoster, Any, Evaluation] | None:
     """The change made from the version this process stored or read last, when that is the
     version the page shows, without reading the roster: stored, its document and judgement.
@@ -877,21 +934,30 @@ def _change_kept(session: Session, roster_id: str, expected: int, token: str,
     are raised as on the long way). None when no such version is kept, or when the form's
     change is not one: that is answered the long way, after the read that proves the right,
     so the kept roster is never shown to a browser that may not edit it."""
-    kept = services.latest.get(session, roster_id, expected) if token else None
+    kept = services.latest.get(session.get_bind(), roster_id, change.expected) \
+        if change.token else None
     if kept is None:
         return None
-    try:
-        model, evaluated = _changed(kept, form, lang)
-    except (editing.EditError, ValidationError):
+    made = _kept_change(kept, change)
+    if made is None:
         return None
-    if model == kept.document:
-        return None  # nothing changed: answered the long way, which stores nothing
+    model, evaluated = made
     try:
-        stored = services.replace_roster(session, roster_id, model, expected,
-                                         evaluation=evaluated, device_token=token)
+        stored = services.replace_roster(session, roster_id, model, change.expected,
+                                         evaluation=evaluated, device_token=change.token)
     except services.DocumentTooLarge:
         return None  # refused the long way, after the read that proves the right
     return stored, model, evaluated
+
+
+def _kept_change(kept: services.StoredRoster, change: _Change) -> tuple[Any, Evaluation] | None:
+    """The form's change applied to the kept version; None if it is not a change (refused,
+    or changing nothing): that is answered the long way."""
+    try:
+        model, evaluated = _changed(kept, change.form, change.lang)
+    except (editing.EditError, ValidationError):
+        return None
+    return None if model == kept.document else (model, evaluated)
 
 
 def _changed(stored: services.StoredRoster, form: editing.Form,

@@ -296,21 +296,21 @@ def test_the_latest_version_read_or_stored_is_kept_per_database(
     editor_id, editor = services.new_device(session)
     roster_id = services.create_roster(session, document(name="v1")).roster.id
     services.remember(session, editor_id, roster_id, True)
-    assert services.latest.get(session, roster_id, 1) is None  # created, not yet edited
+    assert services.latest.get(session.get_bind(), roster_id, 1) is None  # created, not yet edited
 
     read = services.editable_roster(session, editor, roster_id)
-    assert services.latest.get(session, roster_id, 1) == read
+    assert services.latest.get(session.get_bind(), roster_id, 1) == read
     stored = services.replace_roster(session, roster_id, document(name="v2"), 1)
-    assert services.latest.get(session, roster_id, 2) == stored
-    assert services.latest.get(session, roster_id, 1) is None  # only the latest is kept
-    services.latest.keep(session, read, 100)  # a slow reader's older version
-    assert services.latest.get(session, roster_id, 2) == stored
+    assert services.latest.get(session.get_bind(), roster_id, 2) == stored
+    assert services.latest.get(session.get_bind(), roster_id, 1) is None  # only the latest is kept
+    services.latest.keep(session.get_bind(), read, 100)  # a slow reader's older version
+    assert services.latest.get(session.get_bind(), roster_id, 2) == stored
 
     # Another database (another engine: as tests, or another deployment) sees none of it.
     other = make_engine(settings_for(str(engine.url.render_as_string(hide_password=False))))
     try:
         with Session(other) as elsewhere:
-            assert services.latest.get(elsewhere, roster_id, 2) is None
+            assert services.latest.get(elsewhere.get_bind(), roster_id, 2) is None
     finally:
         other.dispose()
 

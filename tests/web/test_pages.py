@@ -475,9 +475,7 @@ def test_a_change_from_the_version_a_worker_keeps_still_proves_the_right_and_the
             "weapon_0": "composite_bow"})
 
     def kept_now() -> bool:
-        with Session(engine) as session:
-            return services.latest.get(session, roster_id, version_of(client, roster_id)) \
-                is not None
+        return services.latest.get(engine, roster_id, version_of(client, roster_id)) is not None
 
     assert kept_now()
     assert change("11").status_code == 200
@@ -504,8 +502,7 @@ def test_a_change_from_the_version_a_worker_keeps_still_proves_the_right_and_the
                 stored.version)
     finally:
         other.dispose()
-    with Session(engine) as session:
-        assert services.latest.get(session, roster_id, moved.version - 1) is not None
+    assert services.latest.get(engine, roster_id, moved.version - 1) is not None
     response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": str(moved.version - 1),
         "op": "update_unit", "unit": "0", "figures_0": "13", "troop_0": "light_horse",
