@@ -50,7 +50,8 @@ def reads_for(engine: Engine, settings: Settings) -> LoopReads | None:
 
 
 class PostgresReads:
-    """PostgreSQL: a small pool of autocommit connections used from the event loop only."""
+    """PostgreSQL: a small pool of autocommit connections used from the event loop only (its
+    writes share it: app/loop_writes.py)."""
 
     def __init__(self, engine: Engine, settings: Settings) -> None:
         self.engine = engine
@@ -58,8 +59,8 @@ class PostgresReads:
         # search_path in the query string pass through as they are.
         conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self.pool = AsyncConnectionPool(
-            conninfo, open=False, min_size=1, max_size=settings.db_async_read_connections,
-            timeout=settings.db_pool_timeout, name="muster-async-reads",
+            conninfo, open=False, min_size=1, max_size=settings.db_loop_connections,
+            timeout=settings.db_pool_timeout, name="muster-event-loop",
             kwargs={"autocommit": True, "connect_timeout": settings.db_connect_timeout},
             # A connection the database dropped meanwhile is replaced before use, as the
             # engine's pre-ping does, so that the first read after an outage is answered.

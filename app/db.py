@@ -643,11 +643,10 @@ def storage_lifespan(
         # Both build on this module.
         from app import services
         from app.async_reads import LoopReads, reads_for
-        from app.loop_writes import PostgresWrites, writes_for
+        from app.loop_writes import writes_for
 
         engine = make_engine(settings)
         reads: LoopReads | None = None
-        writes: PostgresWrites | None = None
         try:
             if settings.migrate_on_start:
                 try:
@@ -673,10 +672,7 @@ def storage_lifespan(
             if reads is not None:
                 await reads.open()
             app.state.async_reads = reads
-            writes = writes_for(engine, settings)
-            if writes is not None:
-                await writes.open()
-            app.state.loop_writes = writes
+            app.state.loop_writes = writes_for(reads)
             # Requests wait for one of these threads rather than each opening a connection
             # of its own beyond the pool (see Settings.threads).
             to_thread.current_default_thread_limiter().total_tokens = settings.threads
@@ -689,8 +685,6 @@ def storage_lifespan(
         finally:
             if reads is not None:
                 await reads.close()
-            if writes is not None:
-                await writes.close()
             engine.dispose()
 
     return lifespan

@@ -4,9 +4,10 @@ A change made from the version the worker keeps (services.latest) needs no read,
 write, and on PostgreSQL that write is one statement (the UPDATE with its revision). Everything
 else it does is Python: apply the change, judge the roster, draw the answer. Made in a worker
 thread, the trip there and back, and the threads and the event loop taking turns at the
-interpreter lock, cost about a tenth of the change's CPU under load (README, Speed). Here the
+interpreter lock, cost about a fifth of the change's CPU under load (README, Speed). Here the
 whole change runs on the event loop and only the statement waits, through psycopg's asyncio
-pool, holding no thread.
+pool, holding no thread. A change to a large roster still goes to a thread (see
+app.routes.pages._edit_on_loop): its drawing would hold up everything else the worker serves.
 
 SQLite has no such path: its writers take turns at the file (app.db._GroupCommit), and a
 writer waiting for its turn must not wait on the event loop. Its changes, and every change
@@ -22,39 +23,26 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool, PoolTimeout
-from sqlalchemy import Engine, Executable, exc
+from psycopg_pool import PoolTimeout
+from sqlalchemy import Executable, exc
 
-from app.config import Settings
+from app.async_reads import LoopReads, PostgresReads
 from app.db import driver_statement
 
 
-def writes_for(engine: Engine, settings: Settings) -> PostgresWrites | None:
-    """The event loop's writes to the engine's database: on PostgreSQL only."""
-    return PostgresWrites(engine, settings) if engine.dialect.name == "postgresql" else None
+def writes_for(reads: LoopReads | None) -> PostgresWrites | None:
+    """The event loop's writes: on PostgreSQL only, through the pool of its reads."""
+    return PostgresWrites(reads) if isinstance(reads, PostgresReads) else None
 
 
 class PostgresWrites:
-    """A small pool of autocommit connections used from the event loop only: each statement
-    is its own transaction, one round trip."""
+    """Writes through the event loop's pool of autocommit connections (app.async_reads, its
+    size Settings.db_loop_connections): each statement is its own transaction, one round trip.
+    Shared with the reads, so that a worker holds no more database connections than before
+    these writes moved to the loop: the few worker threads and this pool."""
 
-    def __init__(self, engine: Engine, settings: Settings) -> None:
-        self.engine = engine
-        conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        self.pool = AsyncConnectionPool(
-            # As many as the worker threads, which made these writes before: the database
-            # sees no more writers at once than it did.
-            conninfo, open=False, min_size=1, max_size=settings.threads,
-            timeout=settings.db_pool_timeout, name="muster-loop-writes",
-            kwargs={"autocommit": True, "connect_timeout": settings.db_connect_timeout},
-            check=AsyncConnectionPool.check_connection if settings.db_pre_ping else None)
-
-    async def open(self) -> None:
-        # Without waiting: a server whose database is away still starts (and says so).
-        await self.pool.open(wait=False)
-
-    async def close(self) -> None:
-        await self.pool.close()
+    def __init__(self, reads: PostgresReads) -> None:
+        self.engine, self.pool = reads.engine, reads.pool
 
     async def one(self, statement: Executable, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """Run one statement as its own transaction; the first row it returns (with its

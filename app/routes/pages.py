@@ -788,6 +788,13 @@ async def edit(request: Request, roster_id: str) -> Response:
     return await _in_thread(request, _edit, roster_id, form)
 
 
+# The most units of a roster whose change is made on the event loop. The loop serves the
+# worker's other requests meanwhile, and a change's Python grows with the roster (drawing the
+# whole editor, after adding a unit, the most); a larger roster's change goes to a thread,
+# where the interpreter lets the loop in every few milliseconds.
+LOOP_UNITS = 30
+
+
 class _Change(NamedTuple):
     """An editor's change as posted, its right to be made proved as far as the form can."""
 
@@ -825,7 +832,7 @@ async def _edit_on_loop(request: Request, writes: services.LoopWrites, roster_id
         return None
     engine = request.app.state.engine
     kept = services.latest.get(engine, roster_id, change.expected)
-    if kept is None:
+    if kept is None or len(kept.document.units) > LOOP_UNITS:
         return None
     made = _kept_change(kept, change)
     if made is None:
@@ -1020,10 +1027,13 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
 def _focus_after(action: str, unit: str, units: int) -> str | None:
     """The id to focus after a unit's action: the moved unit's same button (or its other one
     at an end of the list), the copy's name, the list's heading after a removal (never the
-    next unit's Remove, one keypress from removing it too), a unit's "Add a line" after a
-    line is removed."""
+    next unit's Remove, one keypress from removing it too; the engines' after an engine's), a
+    unit's "Add a line" after a line is removed. (A button that stays where it was keeps the
+    focus by its id, as htmx gives it back.)"""
     if action == "undo":
         return "undo-button"  # to undo again, one keypress away
+    if action == "remove_engine":
+        return "engines-heading"  # as after a unit's removal
     if not unit.isdigit():
         return None
     i = int(unit)

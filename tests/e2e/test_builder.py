@@ -287,6 +287,11 @@ def test_the_keyboards_focus_follows_a_units_action(
     press("#u0-duplicate", "#u1-name")        # the copy's name
     press("#u3-remove", "#units-heading")     # not the next unit's Remove
     assert page.locator("li.unit").count() == 3
+    # A button that stays where it was keeps the focus, as Add unit always did.
+    press("#add-engine", "#add-engine")
+    press("#add-engine", "#add-engine")
+    press("#e0-remove", "#engines-heading")   # not the next engine's Remove
+    assert page.locator("ul.engines > li").count() == 1
 
 
 def test_an_army_is_deleted_from_its_editor_and_restored_from_the_home_page(

@@ -10,12 +10,15 @@ from pathlib import Path
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import exc
+from sqlalchemy import exc, text
+from sqlmodel import Session
 
+from app.async_reads import reads_for
 from app.db import make_engine
 from app.loop_writes import PostgresWrites, writes_for
 from app.main import create_app
-from app.services import replace_roster
+from app.routes.pages import LOOP_UNITS
+from app.services import get_roster, replace_roster
 from tests.helpers.databases import _libpq, fresh_schema, settings_for, sqlite_url
 from tests.helpers.servers import free_port
 from tests.web.test_pages import HX, create_army, document, edit, version_of
@@ -46,7 +49,7 @@ def figures(client: TestClient, roster_id: str) -> int:
 def test_sqlite_has_no_writes_on_the_event_loop(tmp_path: Path) -> None:
     # Its writers take turns at the file; one waiting for its turn must not wait on the loop.
     settings = settings_for(sqlite_url(tmp_path))
-    assert writes_for(make_engine(settings), settings) is None
+    assert writes_for(reads_for(make_engine(settings), settings)) is None
 
 
 def test_a_change_from_the_kept_version_is_written_on_the_event_loop_and_answered_as_ever(
@@ -75,9 +78,6 @@ def test_a_conflict_on_the_event_loop_is_answered_the_long_way(
     assert change(client, roster_id, 11).status_code == 200  # type: ignore[attr-defined]
     other = make_engine(client.app.state.settings)  # type: ignore[attr-defined]
     try:
-        from sqlmodel import Session
-
-        from app.services import get_roster
         with Session(other) as session:
             stored = get_roster(session, roster_id)
             replace_roster(session, roster_id,
@@ -142,14 +142,27 @@ def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_report
                             db_connect_timeout=1, db_pool_timeout=2)
 
     async def write() -> None:
-        writes = writes_for(make_engine(settings), settings)
-        assert writes is not None
-        await writes.open()
+        reads = reads_for(make_engine(settings), settings)
+        writes = writes_for(reads)
+        assert reads is not None and writes is not None
+        await reads.open()
         try:
-            from sqlalchemy import text
             await writes.one(text("SELECT 1"), {})
         finally:
-            await writes.close()
+            await reads.close()
 
     with pytest.raises(exc.OperationalError):
         asyncio.run(write())
+
+
+def test_a_large_rosters_change_is_made_in_a_worker_thread(on_postgres: TestClient) -> None:
+    # Its Python would hold up everything else the worker serves meanwhile.
+    client = on_postgres
+    roster_id = create_army(client)
+    for _ in range(LOOP_UNITS + 1):
+        edit(client, roster_id, op="add_unit", preset="horse_archers")
+    assert change(client, roster_id, 11).status_code == 200  # type: ignore[attr-defined]
+    before = writes_of(client).pool.get_stats().get("requests_num", 0)
+    assert change(client, roster_id, 12).status_code == 200  # type: ignore[attr-defined]
+    assert writes_of(client).pool.get_stats().get("requests_num", 0) == before
+    assert figures(client, roster_id) == 12
