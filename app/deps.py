@@ -82,8 +82,10 @@ def is_json(content_type: str | None) -> bool:
     return main == "application" and (sub == "json" or sub.endswith("+json"))
 
 
-# A media type as RFC 9110 writes one (type "/" subtype, of token characters), at most 80 long.
-_MEDIA_TYPE = re.compile(r"[A-Za-z0-9!#$&^_.+-]{1,40}/[A-Za-z0-9!#$&^_.+-]{1,39}")
+# A media type as RFC 9110 writes one (type "/" subtype, each a token: 5.6.2's tchar), at most
+# 80 long.
+_TOKEN = r"[A-Za-z0-9!#$%&'*+.^_`|~-]"
+_MEDIA_TYPE = re.compile(f"{_TOKEN}{{1,40}}/{_TOKEN}{{1,39}}")
 
 
 def not_json(request: Request) -> HTTPException:

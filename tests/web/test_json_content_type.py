@@ -104,3 +104,13 @@ def test_a_content_type_that_is_no_media_type_is_not_quoted(api: TestClient) -> 
                           headers={"Content-Type": sent.encode("utf-8")})
         assert answer.status_code == 415
         assert answer.json()["message"] == "Content-Type: send the body as application/json, not ?"
+
+
+def test_a_media_type_of_any_token_characters_is_quoted(api: TestClient) -> None:
+    # RFC 9110's tokens: a type such as text/x~y or application/vnd.a*b is named as sent.
+    for sent in ("text/x~y", "application/vnd.a*b", "x-a'b/c`d|e%f"):
+        answer = api.post("/api/v1/price", content=json.dumps(army()).encode(),
+                          headers={"Content-Type": sent})
+        assert answer.status_code == 415
+        assert answer.json()["message"] == ("Content-Type: send the body as application/json, "
+                                            f"not {sent}")
