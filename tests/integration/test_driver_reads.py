@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Awaitable, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, bindparam, create_engine, delete, exc, func, select
@@ -23,6 +22,7 @@ from app.models import Revision, Roster
 from app.web.share_views import DELETED, live_version, live_version_on_loop
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
+from tests.helpers.loops import run_apart
 from tests.helpers.servers import free_port
 
 
@@ -127,15 +127,6 @@ def test_a_change_written_by_the_driver_reads_back_as_written_and_fails_whole(
 
 # ---------------------------------------------------------------- on the event loop
 
-T = TypeVar("T")
-
-
-def _run(coroutine: Coroutine[Any, Any, T]) -> T:
-    # In a thread of its own: a browser test earlier in the session may keep an event loop
-    # running in this one.
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, coroutine).result()
-
 
 async def _on_loop(engine: Engine, settings: Settings,
                    reading: Callable[[LoopReads], Awaitable[list[int | None]]],
@@ -171,7 +162,7 @@ def test_the_version_read_on_the_event_loop_sees_every_change_and_deletion(
             roster_id = services.create_roster(session, army()).roster.id
         # Each answer as the thread's read gives it: the version, None for no roster, DELETED
         # for a deleted one.
-        assert _run(_on_loop(engine, settings, versions)) == [1, None, 2, DELETED]
+        assert run_apart(_on_loop(engine, settings, versions)) == [1, None, 2, DELETED]
     finally:
         engine.dispose()
 
@@ -215,7 +206,7 @@ def test_a_busy_sqlite_file_is_read_in_a_worker_thread_not_waited_for_on_the_eve
             ticking.cancel()
 
     try:
-        found, ticks = _run(_on_loop(engine, settings, version))
+        found, ticks = run_apart(_on_loop(engine, settings, version))
         assert found == 1
         # The event loop went on meanwhile: the read waited in a worker thread.
         assert ticks is not None and ticks >= 20
@@ -243,7 +234,7 @@ def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_report
             await reads.close()
 
     with pytest.raises(exc.OperationalError):
-        _run(read())
+        run_apart(read())
 
 
 @pytest.mark.parametrize("most", [Together.most, 7], ids=["keys-per-read-default", "seven"])
@@ -282,7 +273,7 @@ def test_version_reads_asked_at_once_are_each_answered_with_their_own_roster(
             asyncio.gather(*(live_version_on_loop(reads, r) for r in asked)), 30))
 
     try:
-        assert _run(_on_loop(engine, settings, versions)) == expected
+        assert run_apart(_on_loop(engine, settings, versions)) == expected
         if engine.dialect.name == "postgresql":
             assert sum(reads_made) == len(set(asked))  # a roster asked twice is read once
             assert max(reads_made) <= most
@@ -314,7 +305,7 @@ def test_a_version_read_given_up_by_its_request_leaves_the_others_answered(
                 await live_version_on_loop(reads, ids[3])]
 
     try:
-        assert _run(_on_loop(engine, settings, versions)) == [1] * 6
+        assert run_apart(_on_loop(engine, settings, versions)) == [1] * 6
     finally:
         engine.dispose()
 
@@ -334,5 +325,5 @@ def test_every_version_read_waiting_together_is_told_the_database_cannot_be_reac
         finally:
             await reads.close()
 
-    found = _run(read())
+    found = run_apart(read())
     assert len(found) == 8 and all(isinstance(e, exc.OperationalError) for e in found)

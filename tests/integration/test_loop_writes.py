@@ -3,7 +3,6 @@ loop (app/loop_writes.py): its answers, its pruning, and a database that goes aw
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from app.main import create_app
 from app.routes.pages import LOOP_UNITS
 from app.services import get_roster, replace_roster
 from tests.helpers.databases import _libpq, fresh_schema, settings_for, sqlite_url
+from tests.helpers.loops import run_apart
 from tests.helpers.servers import free_port
 from tests.web.test_pages import HX, create_army, document, edit, version_of
 
@@ -152,7 +152,7 @@ def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_report
             await reads.close()
 
     with pytest.raises(exc.OperationalError):
-        asyncio.run(write())
+        run_apart(write())
 
 
 def test_a_large_rosters_change_is_made_in_a_worker_thread(on_postgres: TestClient) -> None:
