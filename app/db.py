@@ -672,7 +672,7 @@ def storage_lifespan(
             if reads is not None:
                 await reads.open()
             app.state.async_reads = reads
-            app.state.loop_writes = writes_for(reads)
+            app.state.loop_writes = writes_for(reads, settings)
             # Requests wait for one of these threads rather than each opening a connection
             # of its own beyond the pool (see Settings.threads).
             to_thread.current_default_thread_limiter().total_tokens = settings.threads

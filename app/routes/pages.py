@@ -781,7 +781,8 @@ async def edit(request: Request, roster_id: str) -> Response:
         return _unreadable(request, refused)
     writes = getattr(request.app.state, "loop_writes", None)
     if writes is not None:
-        answered = await _edit_on_loop(request, writes, roster_id, form)
+        async with writes.at_once:
+            answered = await _edit_on_loop(request, writes, roster_id, form)
         if answered is not None:
             return answered
         return await _in_thread(request, _edit, roster_id, form, False)

@@ -49,7 +49,7 @@ def figures(client: TestClient, roster_id: str) -> int:
 def test_sqlite_has_no_writes_on_the_event_loop(tmp_path: Path) -> None:
     # Its writers take turns at the file; one waiting for its turn must not wait on the loop.
     settings = settings_for(sqlite_url(tmp_path))
-    assert writes_for(reads_for(make_engine(settings), settings)) is None
+    assert writes_for(reads_for(make_engine(settings), settings), settings) is None
 
 
 def test_a_change_from_the_kept_version_is_written_on_the_event_loop_and_answered_as_ever(
@@ -143,7 +143,7 @@ def test_a_database_the_event_loop_cannot_reach_is_reported_as_sqlalchemy_report
 
     async def write() -> None:
         reads = reads_for(make_engine(settings), settings)
-        writes = writes_for(reads)
+        writes = writes_for(reads, settings)
         assert reads is not None and writes is not None
         await reads.open()
         try:
