@@ -104,7 +104,9 @@ class CopiedFrom(BaseModel):
 class RosterPublic(BaseModel):
     id: str = PydanticField(description="public id: whoever has it can read the roster")
     version: int = PydanticField(description="1 at creation, +1 per accepted change")
-    view_url: str = PydanticField(description="read-only link to share")
+    view_url: str = PydanticField(description=(
+        "read-only link to share: on the server's public address when it has one "
+        "(MUSTER_PUBLIC_URL), else relative to this server"))
     document: RosterDocument  # type: ignore[valid-type]
     result: PricedResult
     created_at: datetime
@@ -116,7 +118,8 @@ class RosterPublic(BaseModel):
 class RosterCreated(RosterPublic):
     edit_key: str = PydanticField(
         description="shown only now: keep it; send it as `Authorization: Bearer <edit_key>`")
-    edit_url: str = PydanticField(description="link that opens the roster for editing: keep it")
+    edit_url: str = PydanticField(description=(
+        "link that opens the roster for editing: keep it (absolute or relative, as view_url)"))
 
 
 class RevisionSummary(BaseModel):

@@ -29,7 +29,7 @@ from app.exports import (
 from app.imports import ImportRefused, import_schema, parse_roster
 from app.models import RosterCreated
 from app.routes.health import UNAVAILABLE_ANSWER
-from app.routes.rosters import edit_url, etag, public
+from app.routes.rosters import created_answer
 from app.rules import RULESETS
 from app.rules.base import Lang, pick
 from app.schemas import Failure, ValidationFailure
@@ -163,9 +163,4 @@ async def import_roster(request: Request, session: SessionDep, response: Respons
     created = await run_in_threadpool(
         services.create_roster, session, document,
         admit=lambda: ratelimit.admit_api(request, session, lang))
-    roster = created.roster
-    response.headers["ETag"] = etag(roster.version)
-    response.headers["Location"] = f"{router.prefix}/{roster.id}"
-    response.headers["Cache-Control"] = "no-store"  # the answer holds the edit key
-    return {**public(roster, lang), "edit_key": created.edit_key,
-            "edit_url": edit_url(roster.id, created.edit_key)}
+    return created_answer(request, created, lang, response)

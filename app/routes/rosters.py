@@ -71,33 +71,42 @@ def etag(version: int) -> str:
     return f'"v{version}"'
 
 
-def view_url(roster_id: str) -> str:
-    return f"/r/{roster_id}"
+def site(request: Request) -> str:
+    """What the links in an answer start with: the operator's MUSTER_PUBLIC_URL, so that they
+    can be shared as they are, or nothing (links relative to this server) when it is not set:
+    the Host a request names is not to be trusted with a link meant for others."""
+    return str(getattr(request.app.state, "public_url", "") or "")
 
 
-def edit_url(roster_id: str, key: str) -> str:
-    return f"/r/{roster_id}/edit?key={key}"
+def view_url(roster_id: str, site: str = "") -> str:
+    return f"{site}/r/{roster_id}"
 
 
-def public(roster: services.StoredRoster, lang: Lang) -> dict[str, Any]:
+def edit_url(roster_id: str, key: str, site: str = "") -> str:
+    return f"{site}/r/{roster_id}/edit?key={key}"
+
+
+def public(roster: services.StoredRoster, lang: Lang, site: str = "") -> dict[str, Any]:
     system = RULESETS[roster.ruleset]
     copied_from = None
     if roster.copied_from_id is not None and roster.copied_from_version is not None:
         copied_from = {"id": roster.copied_from_id, "version": roster.copied_from_version}
-    return {"id": roster.id, "version": roster.version, "view_url": view_url(roster.id),
+    return {"id": roster.id, "version": roster.version, "view_url": view_url(roster.id, site),
             "document": roster.document, "result": system.evaluate(roster.document, lang).result,
             "created_at": roster.created_at, "updated_at": roster.updated_at,
             "copied_from": copied_from}
 
 
-def _created(created: services.Created, lang: Lang, response: Response) -> dict[str, Any]:
+def created_answer(request: Request, created: services.Created, lang: Lang,
+                   response: Response) -> dict[str, Any]:
+    """The answer to a roster stored anew (created, copied, imported), with its edit key."""
     roster = created.roster
     response.headers["ETag"] = etag(roster.version)
     response.headers["Location"] = f"{router.prefix}/{roster.id}"
     # The edit key is in this answer; no cache may keep it.
     response.headers["Cache-Control"] = "no-store"
-    return {**public(roster, lang), "edit_key": created.edit_key,
-            "edit_url": edit_url(roster.id, created.edit_key)}
+    return {**public(roster, lang, site(request)), "edit_key": created.edit_key,
+            "edit_url": edit_url(roster.id, created.edit_key, site(request))}
 
 
 # Read from the request rather than declared as a parameter, so that the description can say
@@ -132,12 +141,12 @@ def create_roster(request: Request, session: SessionDep, response: Response,
     # Counted once the document is accepted, its size too: a refused one costs nothing.
     created = services.create_roster(
         session, document, admit=lambda: ratelimit.admit_api(request, session, lang))
-    return _created(created, lang, response)
+    return created_answer(request, created, lang, response)
 
 
 @router.get("/{roster_id}", response_model=RosterPublic,
             responses=_VERSIONED | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
-def read_roster(roster_id: RosterId, session: SessionDep, response: Response,
+def read_roster(request: Request, roster_id: RosterId, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:
     """The roster, priced and judged; the ETag header is what a change sends in If-Match."""
     try:
@@ -145,7 +154,7 @@ def read_roster(roster_id: RosterId, session: SessionDep, response: Response,
     except services.RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
     response.headers["ETag"] = etag(roster.version)
-    return public(roster, lang)
+    return public(roster, lang, site(request))
 
 
 @router.put("/{roster_id}", response_model=RosterPublic, dependencies=[Depends(json_body)],
@@ -173,7 +182,7 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
                  "загрузите её заново, перенесите правку и пришлите новый ETag"),
             version=current, etag=etag(current)))
     response.headers["ETag"] = etag(roster.version)
-    return public(roster, lang)
+    return public(roster, lang, site(request))
 
 
 @router.delete("/{roster_id}", status_code=204, response_class=Response,
@@ -190,8 +199,8 @@ def delete_roster(roster_id: KeyedRosterId, session: SessionDep,
 
 @router.post("/{roster_id}/restore", response_model=RosterPublic,
              responses=_VERSIONED | _KEY_ANSWERS | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
-def restore_roster(roster_id: KeyedRosterId, session: SessionDep, response: Response,
-                   lang: LangDep = "en") -> dict[str, Any]:
+def restore_roster(request: Request, roster_id: KeyedRosterId, session: SessionDep,
+                   response: Response, lang: LangDep = "en") -> dict[str, Any]:
     """Undo a deletion (within 30 days); a roster that was not deleted is returned as it is."""
     try:
         roster = services.restore_roster(session, roster_id)
@@ -200,7 +209,7 @@ def restore_roster(roster_id: KeyedRosterId, session: SessionDep, response: Resp
                       f"армии {roster_id} для восстановления нет (удалённые хранятся 30 дней)",
                       ) from error
     response.headers["ETag"] = etag(roster.version)
-    return public(roster, lang)
+    return public(roster, lang, site(request))
 
 
 @router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
@@ -218,7 +227,7 @@ def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, resp
         created = services.copy_roster(session, roster_id)
     except services.RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
-    return _created(created, lang, response)
+    return created_answer(request, created, lang, response)
 
 
 @router.get("/{roster_id}/revisions", response_model=list[RevisionSummary],

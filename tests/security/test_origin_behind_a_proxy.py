@@ -65,3 +65,31 @@ def test_without_a_public_url_only_the_host_is_this_site(app_with: AppFactory) -
                            headers={**UPSTREAM, "Origin": "https://muster.example"}
                            ).status_code == 403
         assert new_army_form(client, "http://127.0.0.1:8000") == 303
+
+
+def test_the_apis_links_start_with_the_public_address_when_there_is_one(
+        app_with: AppFactory) -> None:
+    # An API client behind the proxy is given links it can share as they are.
+    site = "https://muster.example/club"
+    with app_with(public_url=site + "/") as client:
+        made = client.post("/api/v1/rosters", headers=UPSTREAM, json=army())
+        assert made.status_code == 201
+        roster_id, key = made.json()["id"], made.json()["edit_key"]
+        assert made.json()["view_url"] == f"{site}/r/{roster_id}"
+        assert made.json()["edit_url"] == f"{site}/r/{roster_id}/edit?key={key}"
+        read = client.get(f"/api/v1/rosters/{roster_id}", headers=UPSTREAM).json()
+        assert read["view_url"] == f"{site}/r/{roster_id}"
+        copied = client.post(f"/api/v1/rosters/{roster_id}/copy", headers=UPSTREAM).json()
+        assert copied["edit_url"].startswith(f"{site}/r/{copied['id']}/edit?key=")
+        imported = client.post("/api/v1/rosters/import", headers=UPSTREAM, json=army()).json()
+        assert imported["view_url"] == f"{site}/r/{imported['id']}"
+
+
+def test_without_a_public_address_the_apis_links_are_relative_whatever_the_host(
+        app_with: AppFactory) -> None:
+    # A Host header is the client's to write: a link meant for others does not take it.
+    with app_with() as client:
+        made = client.post("/api/v1/rosters", headers={"Host": "evil.example"}, json=army())
+        roster_id = made.json()["id"]
+        assert made.json()["view_url"] == f"/r/{roster_id}"
+        assert made.json()["edit_url"].startswith(f"/r/{roster_id}/edit?key=")
