@@ -86,6 +86,57 @@ def test_twenty_racing_writers_lose_no_update(database_url: str, tmp_path: Path)
             assert final["result"] == http.post("/api/v1/price", json=final["document"]).json()
 
 
+def test_racing_changes_in_the_editor_lose_no_update(database_url: str, tmp_path: Path) -> None:
+    # The editor's htmx change: on PostgreSQL made on the event loop from the version a worker
+    # keeps, or the long way; two worker processes, so that both ways race.
+    with running_server(database_url, tmp_path, workers=2) as server:
+        with httpx.Client(base_url=server.url, timeout=30) as browser:
+            browser.get("/")
+            created = browser.post(ROSTERS, json=army(name="start")).json()
+            opened = browser.get(f"/r/{created['id']}/edit?key={created['edit_key']}",
+                                 follow_redirects=True)
+            assert opened.status_code == 200
+            cookies = dict(browser.cookies)
+        roster_id = created["id"]
+        failures: list[str] = []
+        for round_ in range(ROUNDS):
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                version = http.get(f"{ROSTERS}/{roster_id}").json()["version"]
+            at_once = threading.Barrier(WRITERS, timeout=60)
+            answers: dict[int, int] = {}
+
+            def writer(n: int, version: int = version, round_: int = round_,
+                       at_once: threading.Barrier = at_once,
+                       answers: dict[int, int] = answers) -> None:
+                try:
+                    with httpx.Client(base_url=server.url, timeout=60, cookies=cookies) as http:
+                        form = {"csrf": cookies["muster_csrf"], "version": str(version),
+                                "op": "update_unit", "unit": "0", "unit_name": "Кешиг",
+                                "figures_0": str(100 * (round_ + 1) + n),
+                                "troop_0": "medium_horse", "weapon_0": "lance"}
+                        at_once.wait()
+                        answers[n] = http.post(f"/r/{roster_id}/edit", data=form,
+                                               headers={"HX-Request": "true"}).status_code
+                except Exception as error:  # reported below, with the others
+                    failures.append(f"writer {n}: {error!r}")
+                    at_once.abort()
+
+            threads = [threading.Thread(target=writer, args=(n,), daemon=True)
+                       for n in range(WRITERS)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=120)
+            assert failures == []
+            assert sorted(answers.values()) == [200] + [409] * (WRITERS - 1), answers
+            [winner] = [n for n, status in answers.items() if status == 200]
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                read = http.get(f"{ROSTERS}/{roster_id}").json()
+            assert read["version"] == version + 1
+            assert read["document"]["units"][0]["lines"][0]["figures"] == \
+                100 * (round_ + 1) + winner
+
+
 def test_writes_answered_before_a_sigkill_survive_the_restart(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"  # the default SQLite file, in a directory the server creates
     acknowledged: dict[str, dict[int, dict[str, Any]]] = {}
