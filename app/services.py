@@ -371,7 +371,7 @@ async def replace_kept_roster(writes: LoopWrites, database: Engine, settings: di
                             device_token)
     except (EditRefused, DocumentTooLarge):
         return None
-    if not change.writable or change.as_one is None:
+    if not change.writable:
         return None
     moved = await writes.one(change.as_one, change.values)
     return None if moved is None else change.stored(database, moved)
