@@ -396,6 +396,12 @@ def _alone(engine: Engine, statement: Executable,
     return None if row is None else prepared.row(row)
 
 
+def writes_as_one(engine: Engine) -> bool:
+    """Whether write_then runs its `as_one` statement on this engine (PostgreSQL): a write of
+    several statements is then one round trip."""
+    return engine.dialect.name == "postgresql"
+
+
 def write_then(engine: Engine, first: Executable, then: Executable,
                params: dict[str, Any], *, as_one: Executable | None = None,
                ) -> tuple[Any, ...] | None:
@@ -410,7 +416,7 @@ def write_then(engine: Engine, first: Executable, then: Executable,
     SQLite the writes of a process's threads that wait for the turn at the same moment are
     committed together (_GroupCommit).
     """
-    if as_one is not None and engine.dialect.name == "postgresql":
+    if as_one is not None and writes_as_one(engine):
         return _alone(engine, as_one, params)
     one, two = (driver_statement(statement, engine.dialect) for statement in (first, then))
     write = _Write(one, two, params, one.arguments(params), two.arguments(params))

@@ -26,7 +26,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.db import read_one, write_then
+from app.db import read_one, write_then, writes_as_one
 from app.db import transaction as _transaction
 from app.kept import Kept
 from app.models import (
@@ -156,19 +156,19 @@ class DocumentTooLarge(ValueError):
         self.size, self.limit = size, limit
 
 
-def _prune_to(settings: dict[str, Any], version: int) -> int:
+def _prune_to(limits: dict[str, Any], version: int) -> int:
     """The newest revision to remove when `version` is stored, or 0 for none. A roster keeps
     its latest `max_revisions` revisions (none: all), pruned every few versions rather than
     at each, so that on SQLite a change seldom takes a second write: up to a quarter more (at
     most 25) may be kept between two prunings."""
-    keep = settings.get("max_revisions") or 0
+    keep = limits.get("max_revisions") or 0
     if keep <= 0 or version <= keep or version % max(1, min(25, keep // 4)):
         return 0
     return version - keep
 
 
-def _fits(settings: dict[str, Any], text: str) -> None:
-    limit = settings.get("max_document_bytes")
+def _fits(limits: dict[str, Any], text: str) -> None:
+    limit = limits.get("max_document_bytes")
     if limit is not None and len(text) > limit // 4:  # a character is 1 to 4 bytes
         size = len(text.encode())
         if size > limit:
@@ -337,8 +337,8 @@ def replace_roster(session: Session, roster_id: str, document: Any,
         moved = write_then(session.get_bind(), change.first, _REVISION, change.values,
                            as_one=change.as_one)
         if moved is not None:
-            if change.values["prune_to"] and session.get_bind().dialect.name != "postgresql":
-                # PostgreSQL's one statement (as_one) prunes too.
+            if change.values["prune_to"] and not writes_as_one(session.get_bind()):
+                # The one statement (as_one) prunes too; the two do not.
                 with _transaction(session, write=True):
                     session.exec(delete(RevisionRow).where(  # type: ignore[call-overload]
                         col(RevisionRow.roster_id) == roster_id,
@@ -358,16 +358,16 @@ class LoopWrites(Protocol):
         ...
 
 
-async def replace_kept_roster(writes: LoopWrites, database: Engine, settings: dict[str, Any],
+async def replace_kept_roster(writes: LoopWrites, database: Engine, limits: dict[str, Any],
                               roster_id: str, document: Any, expected_version: int, *,
                               evaluation: Evaluation, device_token: str) -> StoredRoster | None:
     """replace_roster(device_token=...) made on the event loop, for the editor's change from
     the version this process keeps (PostgreSQL only: its write is one statement). The stored
     roster, or None when nothing was written: a conflict, a right withdrawn, a deleted
     roster, a document too large; the caller then goes the long way, whose read tells which.
-    `settings` holds what a session's info would (app.db.open_session)."""
+    `limits` are a session's (app.db.storage_limits)."""
     try:
-        change = _Change.of(settings, roster_id, document, expected_version, evaluation,
+        change = _Change.of(limits, roster_id, document, expected_version, evaluation,
                             device_token)
     except (EditRefused, DocumentTooLarge):
         return None
@@ -392,15 +392,15 @@ class _Change:
     writable: bool  # False: a version no change can follow, answered as a conflict
 
     @classmethod
-    def of(cls, settings: dict[str, Any], roster_id: str, document: Any, expected: int,
+    def of(cls, limits: dict[str, Any], roster_id: str, document: Any, expected: int,
            evaluation: Evaluation | None, device_token: str | None) -> _Change:
         doc = _document(document)
         text = doc.model_dump_json()
-        _fits(settings, text)
+        _fits(limits, text)
         values = {f"new_{name}": value for name, value in _summary(doc, evaluation).items()}
         values.update(roster_id=roster_id, expected=expected, new_version=expected + 1,
                       new_document=text, new_updated_at=utcnow(),
-                      prune_to=_prune_to(settings, expected + 1))
+                      prune_to=_prune_to(limits, expected + 1))
         first, as_one = _NEXT_VERSION, _NEXT_VERSION_WITH_REVISION
         if device_token is not None:
             if not device_token:

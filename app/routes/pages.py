@@ -19,6 +19,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
+from sqlalchemy import Engine
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
@@ -198,24 +199,33 @@ async def _in_thread(request: Request, work: Callable[..., Response], *args: Any
     return await run_in_threadpool(run)
 
 
-async def _with_form(request: Request, work: Callable[..., Response], *args: Any) -> Response:
+# What a route may try on the event loop before its worker-thread trip: `(request, *args,
+# form)`, answered, or None to go on to the thread.
+OnLoop = Callable[..., Awaitable[Response | None]]
+
+
+async def _with_form(request: Request, work: Callable[..., Response], *args: Any,
+                     on_loop: OnLoop | None = None) -> Response:
     """`work(request, session, *args, form)` with the page's form, read on the event loop (see
     _in_thread); a form of more fields than any page has, or one that cannot be read, is
-    refused before anything is read from the database."""
+    refused before anything is read from the database. With `on_loop`, that is tried first,
+    and the thread is taken only when it does not answer."""
     try:
         form = await _form(request)
     except (editing.TooManyFields, editing.UnreadableForm) as refused:
         return _unreadable(request, refused)
+    if on_loop is not None and (answered := await on_loop(request, *args, form)) is not None:
+        return answered
     return await _in_thread(request, work, *args, form)
 
 
-async def _roster_form(request: Request, roster_id: str,
-                       work: Callable[..., Response]) -> Response:
+async def _roster_form(request: Request, roster_id: str, work: Callable[..., Response],
+                       on_loop: OnLoop | None = None) -> Response:
     """A form posted to one roster's address: `work(request, session, roster_id, form)`, as
     _with_form runs it; an id that cannot name a roster is answered at once, unread."""
     if _no_such_id(roster_id):
         return _missing(request)
-    return await _with_form(request, work, roster_id)
+    return await _with_form(request, work, roster_id, on_loop=on_loop)
 
 
 def _refuse(request: Request, status: int, message: str, roster_id: str | None = None) -> Response:
@@ -773,20 +783,7 @@ async def edit(request: Request, roster_id: str) -> Response:
     # The form is read on the event loop; storing and drawing run in one worker thread, so a
     # write waiting for the database never holds up other requests; on PostgreSQL a change
     # from the version this worker keeps is made on the event loop (_edit_on_loop).
-    if _no_such_id(roster_id):
-        return _missing(request)
-    try:
-        form = await _form(request)
-    except (editing.TooManyFields, editing.UnreadableForm) as refused:
-        return _unreadable(request, refused)
-    writes = getattr(request.app.state, "loop_writes", None)
-    if writes is not None:
-        async with writes.at_once:
-            answered = await _edit_on_loop(request, writes, roster_id, form)
-        if answered is not None:
-            return answered
-        return await _in_thread(request, _edit, roster_id, form, False)
-    return await _in_thread(request, _edit, roster_id, form)
+    return await _roster_form(request, roster_id, _edit, on_loop=_edit_on_loop)
 
 
 # The most units of a roster whose change is made on the event loop. The loop serves the
@@ -797,7 +794,7 @@ async def edit(request: Request, roster_id: str) -> Response:
 LOOP_UNITS = 30
 
 
-class _Change(NamedTuple):
+class _Posted(NamedTuple):
     """An editor's change as posted, its right to be made proved as far as the form can."""
 
     form: editing.Form  # with the page's language, in which new units are named
@@ -807,7 +804,7 @@ class _Change(NamedTuple):
     undoing: bool
 
 
-def _posted_change(request: Request, form: editing.Form) -> _Change | None:
+def _posted_change(request: Request, form: editing.Form) -> _Posted | None:
     """The change, or None for a form that is not this site's page's (CSRF)."""
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")) or \
             not same_origin(request):
@@ -819,39 +816,40 @@ def _posted_change(request: Request, form: editing.Form) -> _Change | None:
     except ValueError:
         expected = -1
     lang = i18n.request_lang(request)
-    return _Change(editing.Form([*form.items_list(), ("lang", lang)]), lang,
+    return _Posted(editing.Form([*form.items_list(), ("lang", lang)]), lang,
                    request.cookies.get(DEVICE_COOKIE, ""), expected,
                    (form.get("action") or form.get("op", "")) == "undo")
 
 
-async def _edit_on_loop(request: Request, writes: services.LoopWrites, roster_id: str,
+async def _edit_on_loop(request: Request, roster_id: str,
                         form: editing.Form) -> Response | None:
-    """_change_kept on the event loop, its write through app.loop_writes: the answer, or None
-    when the change is to be made the long way (in a worker thread, which reads the roster
-    first and so answers every refusal and conflict)."""
-    change = _posted_change(request, form)
-    if change is None or change.undoing or not change.token:
+    """_change_kept on the event loop (PostgreSQL: app.loop_writes), at most Settings.threads
+    at once: the answer, or None when the change is to be made in a worker thread (SQLite, a
+    large roster, no kept version, or a write that wrote nothing: the thread tries the kept
+    version again, which fails again, and the long way answers the refusal or conflict)."""
+    writes = getattr(request.app.state, "loop_writes", None)
+    if writes is None:
         return None
-    engine = request.app.state.engine
-    kept = services.latest.get(engine, roster_id, change.expected)
-    if kept is None or len(kept.document.units) > LOOP_UNITS:
-        return None
-    made = _kept_change(kept, change)
-    if made is None:
-        return None
-    model, evaluated = made
-    stored = await services.replace_kept_roster(
-        writes, engine, storage_limits(request), roster_id, model, change.expected,
-        evaluation=evaluated, device_token=change.token)
+    async with writes.at_once:
+        change = _posted_change(request, form)
+        if change is None or change.undoing:
+            return None
+        engine = request.app.state.engine
+        made = _kept_change(engine, roster_id, change, most_units=LOOP_UNITS)
+        if made is None:
+            return None
+        model, evaluated = made
+        stored = await services.replace_kept_roster(
+            writes, engine, storage_limits(request), roster_id, model, change.expected,
+            evaluation=evaluated, device_token=change.token)
     if stored is None:
         return None
     return _edited(request, roster_id, change.form, stored, model, evaluated, None, 200)
 
 
-def _edit(request: Request, session: Session, roster_id: str, form: editing.Form,
-          from_kept: bool = True) -> Response:
-    """The editor's change, in a worker thread: from the kept version when there is one
-    (unless `from_kept` is False: tried already, on the event loop), else the long way."""
+def _edit(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
+    """The editor's change, in a worker thread: from the kept version when there is one, else
+    the long way."""
     change = _posted_change(request, form)
     if change is None:
         return _expired(request)
@@ -864,8 +862,7 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
     try:
         # An undo reads an earlier revision: always the long way, after the read that proves
         # the right (the kept version spares a read of the current one, not of that one).
-        done = None if change.undoing or not from_kept else \
-            _change_kept(session, roster_id, change)
+        done = None if change.undoing else _change_kept(session, roster_id, change)
         if done is not None:
             stored, model, evaluated = done
         else:
@@ -935,7 +932,7 @@ def _undone(session: Session, stored: services.StoredRoster, form: editing.Form,
     return target, document, RULESETS[document.ruleset].evaluate(document, lang)
 
 
-def _change_kept(session: Session, roster_id: str, change: _Change,
+def _change_kept(session: Session, roster_id: str, change: _Posted,
                  ) -> tuple[services.StoredRoster, Any, Evaluation] | None:
     """The change made from the version this process stored or read last, when that is the
     version the page shows, without reading the roster: stored, its document and judgement.
@@ -943,11 +940,7 @@ def _change_kept(session: Session, roster_id: str, change: _Change,
     are raised as on the long way). None when no such version is kept, or when the form's
     change is not one: that is answered the long way, after the read that proves the right,
     so the kept roster is never shown to a browser that may not edit it."""
-    kept = services.latest.get(session.get_bind(), roster_id, change.expected) \
-        if change.token else None
-    if kept is None:
-        return None
-    made = _kept_change(kept, change)
+    made = _kept_change(session.get_bind(), roster_id, change)
     if made is None:
         return None
     model, evaluated = made
@@ -959,9 +952,15 @@ def _change_kept(session: Session, roster_id: str, change: _Change,
     return stored, model, evaluated
 
 
-def _kept_change(kept: services.StoredRoster, change: _Change) -> tuple[Any, Evaluation] | None:
-    """The form's change applied to the kept version; None if it is not a change (refused,
-    or changing nothing): that is answered the long way."""
+def _kept_change(database: Engine, roster_id: str, change: _Posted,
+                 most_units: int | None = None) -> tuple[Any, Evaluation] | None:
+    """The form's change applied to the version of the roster this process keeps, when that
+    is the version the page shows (and the roster has at most `most_units` units); None if
+    there is none, or if the form's change is not one (refused, or changing nothing): that is
+    answered the long way."""
+    kept = services.latest.get(database, roster_id, change.expected) if change.token else None
+    if kept is None or (most_units is not None and len(kept.document.units) > most_units):
+        return None
     try:
         model, evaluated = _changed(kept, change.form, change.lang)
     except (editing.EditError, ValidationError):

@@ -78,20 +78,21 @@ def site(request: Request) -> str:
     return str(getattr(request.app.state, "public_url", "") or "")
 
 
-def view_url(roster_id: str, site: str = "") -> str:
-    return f"{site}/r/{roster_id}"
+def view_url(roster_id: str, base: str = "") -> str:
+    return f"{base}/r/{roster_id}"
 
 
-def edit_url(roster_id: str, key: str, site: str = "") -> str:
-    return f"{site}/r/{roster_id}/edit?key={key}"
+def edit_url(roster_id: str, key: str, base: str = "") -> str:
+    return f"{base}/r/{roster_id}/edit?key={key}"
 
 
-def public(roster: services.StoredRoster, lang: Lang, site: str = "") -> dict[str, Any]:
+def public(roster: services.StoredRoster, lang: Lang, base: str = "") -> dict[str, Any]:
+    """A stored roster as the API answers it, its link starting with `base` (site())."""
     system = RULESETS[roster.ruleset]
     copied_from = None
     if roster.copied_from_id is not None and roster.copied_from_version is not None:
         copied_from = {"id": roster.copied_from_id, "version": roster.copied_from_version}
-    return {"id": roster.id, "version": roster.version, "view_url": view_url(roster.id, site),
+    return {"id": roster.id, "version": roster.version, "view_url": view_url(roster.id, base),
             "document": roster.document, "result": system.evaluate(roster.document, lang).result,
             "created_at": roster.created_at, "updated_at": roster.updated_at,
             "copied_from": copied_from}
@@ -105,8 +106,9 @@ def created_answer(request: Request, created: services.Created, lang: Lang,
     response.headers["Location"] = f"{router.prefix}/{roster.id}"
     # The edit key is in this answer; no cache may keep it.
     response.headers["Cache-Control"] = "no-store"
-    return {**public(roster, lang, site(request)), "edit_key": created.edit_key,
-            "edit_url": edit_url(roster.id, created.edit_key, site(request))}
+    base = site(request)
+    return {**public(roster, lang, base), "edit_key": created.edit_key,
+            "edit_url": edit_url(roster.id, created.edit_key, base)}
 
 
 # Read from the request rather than declared as a parameter, so that the description can say

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,15 @@ pytestmark = pytest.mark.slow
 ROSTERS = "/api/v1/rosters"
 WRITERS = 20
 ROUNDS = 4
+
+
+def race(writer: Callable[[int], None]) -> None:
+    """`writer(n)` for each of the WRITERS, each in a thread of its own, all at once."""
+    threads = [threading.Thread(target=writer, args=(n,), daemon=True) for n in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
 
 
 def test_twenty_racing_writers_lose_no_update(database_url: str, tmp_path: Path) -> None:
@@ -52,12 +62,7 @@ def test_twenty_racing_writers_lose_no_update(database_url: str, tmp_path: Path)
                 read_done.abort()
                 round_done.abort()
 
-        threads = [threading.Thread(target=writer, args=(n,), daemon=True)
-                   for n in range(WRITERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
+        race(writer)
         assert failures == []
         assert len(outcomes) == WRITERS * ROUNDS
 
@@ -121,12 +126,7 @@ def test_racing_changes_in_the_editor_lose_no_update(database_url: str, tmp_path
                     failures.append(f"writer {n}: {error!r}")
                     at_once.abort()
 
-            threads = [threading.Thread(target=writer, args=(n,), daemon=True)
-                       for n in range(WRITERS)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(timeout=120)
+            race(writer)
             assert failures == []
             assert sorted(answers.values()) == [200] + [409] * (WRITERS - 1), answers
             [winner] = [n for n, status in answers.items() if status == 200]
