@@ -3,18 +3,27 @@ price API, each beside GET /healthz of the same server in the same run, with 1 a
 on SQLite and on PostgreSQL.
 
 Run: `python bench/load.py [--seconds 4] [--rounds 2] [--connections 32]
-                           [--backends sqlite,postgresql] [--workers 1,2] [--postgres URL]`
+                           [--backends sqlite,postgresql] [--workers 1,2] [--postgres URL]
+                           [--generator wrk|python]`
 Bounded: about 40 s per server (four by default, under three minutes in all).
 
 Each server is `muster serve` (uvicorn) on a free loopback port (access log off, no creation
 limit so the preparation can store one roster per connection). A roster of 10 units is stored
 for each connection, and one browser identity (device and CSRF cookies, obtained from the edit
-links as a browser does) may edit them all. The load generator runs in this process (asyncio
-on uvloop, raw keep-alive HTTP/1.1 connections, requests prepared in advance), keeps
---connections requests in flight (each connection is reopened every 50 requests or every
-second, whichever comes first, so that the workers share the connections; the time to
-connect counts in that request's latency), and alternates fixed-length rounds of the four
-endpoints:
+links as a browser does) may edit them all. The load generator keeps --connections requests
+in flight, on keep-alive HTTP/1.1 connections each reopened every 50 requests or every
+second, whichever comes first, so that the workers share the connections, and alternates
+fixed-length rounds of the four endpoints. Two generators can send the rounds:
+
+- wrk (--generator wrk, the default where Debian's package `wrk` is installed), a program in
+  C driven by bench/wrk_round.lua: 16–33 % less CPU per request than the Python one (most
+  of either's is the kernel's, sending and receiving on loopback), which on two shared cores
+  the servers then have. A connection asks to close in one request of
+  50 (fewer at low rates, so that each does about once a second); its latency is counted
+  from the request's sending, as wrk does; the rounds' latencies are pooled from wrk's
+  quantiles (one a tenth of a percentile apart); the edit round's changes are read back.
+- this process (--generator python: asyncio on uvloop, raw connections, requests prepared
+  in advance), where the time to reopen a connection counts in that request's latency.
 
     GET  /healthz              the trivial endpoint
     GET  /r/{id}               the share view of a 10-unit roster (a full page)
@@ -31,8 +40,8 @@ endpoint to healthz) compares rounds a few seconds apart.
 
 Every answer must be 200. Latency is measured per request from send to the last byte. Those
 rounds run flat out (a connection sends its next request as soon as it has an answer: the
-server's saturation). A last round of editing has each connection pause --think seconds
-(±50 %) between changes, as people editing do.
+server's saturation). A last round of editing, always sent by this process, has each
+connection pause --think seconds (±50 %) between changes, as people editing do.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ import os
 import platform
 import random
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,6 +81,7 @@ from bench.price import roster as price_roster  # noqa: E402
 ENDPOINTS = ("healthz", "view", "edit", "price")
 LABELS = {"healthz": "GET /healthz", "view": "GET /r/{id}", "edit": "POST /r/{id}/edit",
           "price": "POST /api/v1/price"}
+GENERATORS = {"wrk": "wrk (C)", "python": "this script (asyncio on uvloop)"}
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 RECONNECT = 50  # requests per connection, as a browser's keep-alive connection ends too
 RECONNECT_SECONDS = 1.0  # or seconds, whichever comes first
@@ -171,12 +182,10 @@ def serving(url: str, workers: int, folder: Path, root: Path) -> Iterator[tuple[
 
 @dataclass
 class Target:
-    """What one connection edits: its roster, the version it is at, and how many changes it
-    made (across rounds: each change must change something, or no version is stored)."""
+    """What one connection edits: its roster and the version it is at."""
 
     roster_id: str
     version: int
-    changes: int = 0
 
 
 @dataclass
@@ -205,15 +214,23 @@ def prepare(port: int, connections: int) -> Setup:
                  json.dumps(price_roster(20), ensure_ascii=False).encode())
 
 
-def edit_request(setup: Setup, target: Target, n: int) -> bytes:
-    """The `n`th change of the target's roster: a unit's figures, unit by unit, each unit's
-    number other than the one it has (5 + u and 15 + u in turn, against 8 + u at first)."""
-    unit = n % 10
-    form = urlencode({"csrf": setup.csrf, "version": target.version, "op": "update_unit",
-                      "unit": unit, "unit_name": f"Отряд {unit + 1}",
-                      "figures_0": 5 + n % 20, "troop_0": KINDS[unit % 4][0],
-                      "weapon_0": KINDS[unit % 4][1]}).encode()
-    return request_bytes(setup.port, "POST", f"/r/{target.roster_id}/edit", form,
+def change_form(csrf: str, k: int) -> str:
+    """Change `k` of 20, without the version it is made from (the form's first field, which
+    the generator puts before it): a unit's figures, unit by unit, each unit's number other
+    than the one it has (5 + u and 15 + u in turn, against 8 + u at first). A roster's
+    changes are numbered by its version, k being the version's remainder by 20: every change
+    stores a version, so each differs from the last, and a round goes on where the one
+    before stopped, whichever generator ran it."""
+    unit = k % 10
+    return urlencode({"csrf": csrf, "op": "update_unit", "unit": unit,
+                      "unit_name": f"Отряд {unit + 1}", "figures_0": 5 + k,
+                      "troop_0": KINDS[unit % 4][0], "weapon_0": KINDS[unit % 4][1]})
+
+
+def edit_request(setup: Setup, target: Target) -> bytes:
+    """The next change of the target's roster, made from the version it is at."""
+    form = f"version={target.version}&{change_form(setup.csrf, target.version % 20)}"
+    return request_bytes(setup.port, "POST", f"/r/{target.roster_id}/edit", form.encode(),
                          "application/x-www-form-urlencoded",
                          f"Cookie: {setup.cookie}\r\nHX-Request: true\r\n")
 
@@ -255,8 +272,7 @@ async def run_round(setup: Setup, endpoint: str, connections: int, seconds: floa
                     reader, writer = await asyncio.open_connection("127.0.0.1", setup.port)
                     connecting = (time.perf_counter() - opened) * 1000
                 if endpoint == "edit":
-                    target.changes += 1
-                    request = edit_request(setup, target, target.changes)
+                    request = edit_request(setup, target)
                 else:
                     request = fixed.get(endpoint, view)
                 latencies.append(connecting + await exchange(reader, writer, request, endpoint))
@@ -269,6 +285,90 @@ async def run_round(setup: Setup, endpoint: str, connections: int, seconds: floa
 
     await asyncio.gather(*(client(i) for i in range(connections)))
     return latencies
+
+
+# ---- the same rounds run by wrk ----
+
+WRK_SCRIPT = ROOT / "bench" / "wrk_round.lua"
+
+
+def wrk_plan(setup: Setup, endpoint: str, connections: int, folder: Path) -> Path:
+    """The file bench/wrk_round.lua reads: what to request, and of which rosters."""
+    lines = [f"mode {endpoint}", f"connections {connections}"]
+    lines += [f"roster {t.roster_id} {t.version}" for t in setup.targets[:connections]]
+    if endpoint == "edit":
+        lines += [f"header Cookie: {setup.cookie}", "header HX-Request: true"]
+        lines += [f"form {k} {change_form(setup.csrf, k)}" for k in range(20)]
+    if endpoint == "price":
+        body = folder / "price.json"
+        body.write_bytes(setup.price_body)
+        lines.append(f"body {body}")
+    plan = folder / "plan"
+    plan.write_text("\n".join(lines) + "\n")
+    return plan
+
+
+def wrk_latencies(quantiles: list[float], answers: int) -> list[float]:
+    """`answers` latencies (ms) spread as wrk's quantiles (microseconds, one per tenth of a
+    percentile) lie: pooled over rounds, they give percentiles to a tenth of a percentile."""
+    return [quantiles[min(len(quantiles) - 1, i * len(quantiles) // answers)] / 1000
+            for i in range(answers)]
+
+
+async def stored_versions(setup: Setup, targets: Sequence[Target]) -> int:
+    """Set each target's version to the one stored; the sum of the versions."""
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{setup.port}",
+                                 timeout=30) as client:
+        for target in targets:
+            answer = await client.get(f"/api/v1/rosters/{target.roster_id}")
+            target.version = answer.raise_for_status().json()["version"]
+    return sum(t.version for t in targets)
+
+
+async def wrk_round(setup: Setup, endpoint: str, connections: int,
+                    seconds: int) -> tuple[list[float], float]:
+    """One round as run_round's, flat out, run by wrk; latencies (ms) and wrk's CPU time (s).
+    Every answer must be a 200 and, for editing, every change acknowledged must be stored,
+    one version each."""
+    targets = setup.targets[:connections]
+    # wrk stops with a change in flight on every connection, which the server may store
+    # after wrk has gone: each round starts from the versions stored.
+    before = await stored_versions(setup, targets) if endpoint == "edit" else 0
+    with tempfile.TemporaryDirectory(prefix="muster-wrk-") as name:
+        plan = wrk_plan(setup, endpoint, connections, Path(name))
+        process = await asyncio.create_subprocess_exec(
+            "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
+            "-s", str(WRK_SCRIPT), f"http://127.0.0.1:{setup.port}", "--", str(plan),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await process.communicate()
+    said = dict(line.split(" ", 1) for line in out.decode().splitlines()
+                if line.split(" ", 1)[0] in ("cpu", "answers", "refused", "errors",
+                                             "first_refusal", "quantiles"))
+    if process.returncode or "quantiles" not in said:
+        raise RuntimeError(f"wrk failed ({process.returncode}): {err.decode()[-1000:]}"
+                           f"{out.decode()[-1000:]}")
+    answers, refused = int(said["answers"]), int(said["refused"])
+    errors = [int(n) for n in said["errors"].split()]
+    if refused or any(errors):
+        raise RuntimeError(f"{endpoint}: {refused} answers not 200 (first: "
+                           f"{said['first_refusal'][:300]}), wrk's errors (connect, read, "
+                           f"write, status, timeout) {errors}")
+    if endpoint == "edit":
+        stored = await stored_versions(setup, targets) - before
+        if not answers <= stored <= answers + connections:
+            raise RuntimeError(f"edit: {answers} changes acknowledged, {stored} stored")
+    return (wrk_latencies([float(q) for q in said["quantiles"].split()], answers),
+            float(said["cpu"]))
+
+
+async def one_round(setup: Setup, endpoint: str, connections: int, seconds: float,
+                    generator: str) -> tuple[list[float], float]:
+    """A flat-out round; its latencies (ms) and the generator's CPU time in it (s)."""
+    if generator == "wrk":
+        return await wrk_round(setup, endpoint, connections, int(seconds))
+    started = time.process_time()
+    latencies = await run_round(setup, endpoint, connections, seconds)
+    return latencies, time.process_time() - started
 
 
 @dataclass
@@ -300,11 +400,12 @@ def turns(servers: list[K], endpoints: Sequence[str], rounds: int) -> Iterator[t
                 yield endpoint, server
 
 
-async def warm(setups: Sequence[Setup], endpoints: Sequence[str], connections: int) -> None:
+async def warm(setups: Sequence[Setup], endpoints: Sequence[str], connections: int,
+               generator: str = "python") -> None:
     """A second of every endpoint on every server (and so every worker), not counted."""
     for endpoint in endpoints:
         for setup in setups:
-            await run_round(setup, endpoint, connections, 1.0)
+            await one_round(setup, endpoint, connections, 1.0, generator)
 
 
 def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
@@ -321,22 +422,24 @@ def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
 
 
 async def measure(setups: dict[int, Setup], connections: int, seconds: float, rounds: int,
-                  think: float) -> tuple[dict[int, dict[str, Figures]], dict[int, float]]:
+                  think: float, generator: str = "python",
+                  ) -> tuple[dict[int, dict[str, Figures]], dict[int, float]]:
     """Rounds of every endpoint on every server in turn (`setups` by worker count); the
     figures and the load generator's share of a core, by worker count."""
     order = list(setups)
-    await warm(list(setups.values()), ENDPOINTS, connections)
+    await warm(list(setups.values()), ENDPOINTS, connections, generator)
     found: dict[int, dict[str, list[list[float]]]] = {
         c: {e: [] for e in ENDPOINTS} for c in order}
     cpu = dict.fromkeys(order, 0.0)
     for endpoint, count in turns(order, ENDPOINTS, rounds):
-        started = time.process_time()
-        found[count][endpoint].append(
-            await run_round(setups[count], endpoint, connections, seconds))
-        cpu[count] += time.process_time() - started
+        latencies, used = await one_round(setups[count], endpoint, connections, seconds,
+                                          generator)
+        found[count][endpoint].append(latencies)
+        cpu[count] += used
     figures = {c: {e: Figures.of(v, seconds) for e, v in found[c].items()} for c in order}
     if think:  # editors at a human pace rather than flat out
         for count in order:
+            await stored_versions(setups[count], setups[count].targets[:connections])
             paced = await run_round(setups[count], "edit", connections, 2 * seconds, think)
             figures[count]["edit_paced"] = Figures.of([paced], 2 * seconds)
     return figures, {c: cpu[c] / (len(ENDPOINTS) * rounds * seconds) for c in order}
@@ -355,7 +458,8 @@ def run_backend(backend: str, workers: list[int],
             setups[count] = prepare(port, args.connections)
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             figures, generator_cpu = runner.run(
-                measure(setups, args.connections, args.seconds, args.rounds, args.think))
+                measure(setups, args.connections, args.seconds, args.rounds, args.think,
+                        args.generator))
     for count in workers:
         report(backend, count, figures[count], generator_cpu[count], args)
     return figures
@@ -430,11 +534,23 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--postgres", default=os.environ.get("MUSTER_TEST_POSTGRES_URL",
                                                              DEFAULT_POSTGRES))
+    parser.add_argument("--generator", choices=("wrk", "python"),
+                        default="wrk" if shutil.which("wrk") else "python",
+                        help="what sends the flat-out rounds: wrk (a program in C, Debian's "
+                             "package wrk; the default where it is installed) or this "
+                             "script's own asyncio generator; the paced round is always "
+                             "this script's")
     args = parser.parse_args()
+    if args.generator == "wrk":
+        if not shutil.which("wrk"):
+            parser.error("--generator wrk: wrk is not installed (apt-get install wrk)")
+        if args.seconds != int(args.seconds):
+            parser.error(f"--seconds {args.seconds:g}: wrk runs whole seconds only")
     workers = [int(w) for w in args.workers.split(",")]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"Machine: {cores} usable cores, {platform.machine()}, Python "
-          f"{platform.python_version()}; server and load generator share them")
+          f"{platform.python_version()}; server and load generator share them; flat-out "
+          f"rounds sent by {GENERATORS[args.generator]}")
     results = {}
     for backend in args.backends.split(","):
         for count, figures in run_backend(backend, workers, args).items():

@@ -5,7 +5,9 @@ form field or cookie the script no longer matches fails it, not a slow machine."
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -17,14 +19,24 @@ from tests.helpers.servers import PROJECT
 ENDPOINT_LINE = re.compile(r"^\s+(GET|POST) (\S+)\s+(\d+) req/s .*\((\d+) × 200\)$")
 
 
-def test_a_short_load_run_gets_a_200_for_every_request_on_both_servers() -> None:
-    run = subprocess.run(
+@pytest.mark.parametrize(("generator", "seconds"), [("python", "0.3"), ("wrk", "1")])
+def test_a_short_load_run_gets_a_200_for_every_request_on_both_servers(
+        generator: str, seconds: str) -> None:
+    if generator == "wrk" and shutil.which("wrk") is None:
+        message = "wrk is not installed: install Debian's package (`apt-get install wrk`)"
+        if os.environ.get("MUSTER_REQUIRE_WRK") == "1":  # .ci/run installs it
+            pytest.fail(message)
+        pytest.skip(message)
+    run = subprocess.run(  # wrk runs whole seconds only
         [sys.executable, "bench/load.py", "--backends", TEST_BACKEND, "--workers", "1,2",
-         "--seconds", "0.3", "--rounds", "2", "--connections", "4", "--think", "0.05",
-         "--postgres", POSTGRES_URL],
+         "--seconds", seconds, "--rounds", "2", "--connections", "4", "--think", "0.05",
+         "--postgres", POSTGRES_URL, "--generator", generator],
         cwd=PROJECT, capture_output=True, text=True, timeout=240)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     assert "server log has tracebacks" not in run.stdout
+    from bench.load import GENERATORS
+
+    assert f"flat-out rounds sent by {GENERATORS[generator]}" in run.stdout
 
     blocks = run.stdout.split(f"\n{TEST_BACKEND}, ")[1:]
     assert [b.split(",")[0] for b in blocks] == ["1 worker", "2 workers"], run.stdout
@@ -51,6 +63,28 @@ def test_figures_of_rounds_give_the_whole_rate_and_each_rounds() -> None:
     assert figures.rates == [20.0, 10.0, 30.0]
     assert figures.rate == 20.0 and figures.answers == 120
     assert figures.p50 == 2.0
+
+
+def test_wrk_quantiles_pool_as_latencies() -> None:
+    from bench.load import Figures, wrk_latencies
+
+    # A round of 2 000 answers: 90 % at 1 ms, the slowest tenth at 5 ms (in microseconds,
+    # one point per tenth of a percentile, as bench/wrk_round.lua prints them).
+    quantiles = [1000.0] * 900 + [5000.0] * 100
+    fast = wrk_latencies(quantiles, 2000)
+    assert len(fast) == 2000 and fast.count(5.0) == 200
+    # Pooled with a round of 1 000 answers all at 2 ms: the median is 1 ms, and the slowest
+    # 200 of 3 000 (6.7 %) are the 5 ms ones, so p99 is 5 ms and p90 2 ms.
+    figures = Figures.of([fast, wrk_latencies([2000.0] * 1000, 1000)], seconds=1.0)
+    assert figures.p50 == 1.0 and figures.p99 == 5.0 and figures.rates == [2000.0, 1000.0]
+    assert sorted(fast + [2.0] * 1000)[2699] == 2.0
+
+
+def test_load_refuses_wrk_for_part_of_a_second() -> None:
+    run = subprocess.run([sys.executable, "bench/load.py", "--generator", "wrk", "--seconds",
+                          "0.5"], cwd=PROJECT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert "--seconds 0.5: wrk runs whole seconds only" in run.stderr
 
 
 COMPARE_LINE = re.compile(r"^\s+(GET|POST) (\S+)\s+(before|after)\s+CPU\s+([\d.]+) ms/request\s+"
