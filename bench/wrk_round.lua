@@ -21,7 +21,7 @@
 local mode, connections, headers = nil, 1, {}
 local rosters, versions, forms, free = {}, {}, {}, {}
 local price_body = nil
-local sent, every = 0, 50
+local sent, every = 0, 100
 local second, sent_at_second = 0, 0
 -- Globals, so that done() can read them from the thread (thread:get).
 answered, refused, first_refusal = 0, 0, ""
@@ -52,17 +52,20 @@ function init(args)
   end
 end
 
--- As a browser's keep-alive connection ends too, and so that both workers get connections
--- (a connection stays with the worker that accepted it), each connection is closed after
--- about 50 requests or a second, whichever comes first. Per connection wrk cannot tell, so
--- one request in `every` asks to close, `every` set each second from the last second's rate.
+-- So that both workers get connections (a connection stays with the worker that accepted
+-- it, and wrk opens all of them at once), each connection is closed about every two seconds,
+-- as a browser's keep-alive connection ends too. Per connection wrk cannot tell, so one
+-- request in `every` asks to close, `every` set each second from the last second's rate.
+-- Not more often: under load a request on a new connection waits longer (its accepting and
+-- its first read each wait for the event loop's next pass), and wrk reconnecting at once
+-- after the server's close made those the slowest hundredth of a round (bench/load.py).
 local function closing()
   sent = sent + 1
   local now = os.time()
   if now ~= second then
     local rate = sent - sent_at_second
     if second ~= 0 then
-      every = math.max(1, math.min(50, math.floor(rate / connections)))
+      every = math.max(1, math.floor(2 * rate / connections))
     end
     second, sent_at_second = now, sent
   end
