@@ -545,11 +545,11 @@ def main() -> None:
                              "generator, or wrk (a program in C, Debian's package wrk); the "
                              "paced round is always this script's")
     args = parser.parse_args()
-    if args.generator == "wrk":
-        if not shutil.which("wrk"):
-            parser.error("--generator wrk: wrk is not installed (apt-get install wrk)")
-        if args.seconds != int(args.seconds):
-            parser.error(f"--seconds {args.seconds:g}: wrk runs whole seconds only")
+    # The arguments first, then the machine: a wrong value is refused the same everywhere.
+    if args.generator == "wrk" and args.seconds != int(args.seconds):
+        parser.error(f"--seconds {args.seconds:g}: wrk runs whole seconds only")
+    if args.generator == "wrk" and not shutil.which("wrk"):
+        parser.error("--generator wrk: wrk is not installed (apt-get install wrk)")
     workers = [int(w) for w in args.workers.split(",")]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"Machine: {cores} usable cores, {platform.machine()}, Python "

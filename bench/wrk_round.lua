@@ -1,6 +1,6 @@
 -- One round of bench/load.py run by wrk (https://github.com/wg/wrk), a load generator in C:
--- it costs the two shared cores a fraction of what the Python generator does, so that the
--- servers, not the generator, are what the round measures.
+-- 16-33 % less CPU per request than bench/load.py's own generator on the two cores it shares
+-- with the servers (most of either's is the kernel's, on loopback).
 --
 -- Run by bench/load.py as `wrk -t1 -c N -d S --timeout 10s -s bench/wrk_round.lua URL -- PLAN`,
 -- PLAN being a file bench/load.py writes (one "key value" per line):
