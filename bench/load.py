@@ -55,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import platform
 import random
@@ -387,11 +388,20 @@ class Figures:
 
     @classmethod
     def of(cls, rounds: list[list[float]], seconds: float) -> Figures:
-        """Figures of rounds of `seconds` each, given each round's latencies."""
+        """Figures of rounds of `seconds` each, given each round's latencies. Rounds with no
+        answer at all have no latency to take percentiles of: theirs is infinite, so every
+        target on it reads MISSED rather than the script failing on an empty list."""
         latencies = [ms for one in rounds for ms in one]
-        return cls(len(latencies) / (seconds * len(rounds)), percentile(latencies, 0.5),
-                   percentile(latencies, 0.99), len(latencies),
+        p50, p99 = (percentile(latencies, 0.5), percentile(latencies, 0.99)) if latencies \
+            else (math.inf, math.inf)
+        return cls(len(latencies) / (seconds * len(rounds)), p50, p99, len(latencies),
                    [len(one) / seconds for one in rounds])
+
+
+def share(part: float, whole: float) -> float:
+    """part / whole, or 0 when the whole is nothing (a server that answered nothing): a
+    target read off it is then missed, not a division by zero."""
+    return part / whole if whole else 0.0
 
 
 K = TypeVar("K")
@@ -480,7 +490,7 @@ def report(backend: str, workers: int, figures: dict[str, Figures], generator_cp
     for endpoint in ENDPOINTS:
         f = figures[endpoint]
         print(f"    {LABELS[endpoint]:<20} {f.rate:7.0f} req/s   p50 {f.p50:6.1f} ms   "
-              f"p99 {f.p99:6.1f} ms   {f.rate / health:4.2f}× healthz   ({f.answers} × 200)")
+              f"p99 {f.p99:6.1f} ms   {share(f.rate, health):4.2f}× healthz   ({f.answers} × 200)")
     if "edit_paced" in figures:
         f = figures["edit_paced"]
         print(f"    {LABELS['edit']:<20} {f.rate:7.0f} req/s   p50 {f.p50:6.1f} ms   "
@@ -501,7 +511,7 @@ def verdicts(results: dict[tuple[str, int], dict[str, Figures]], workers: list[i
     for (backend, count), figures in results.items():
         health = figures["healthz"].rate
         for endpoint in ("view", "price"):
-            ratio = figures[endpoint].rate / health
+            ratio = share(figures[endpoint].rate, health)
             print(f"    {backend}, {count}w: {LABELS[endpoint]} ≥ 1/3 of healthz: "
                   f"{ratio:.2f} — {'met' if ratio >= 1 / 3 else 'MISSED'}")
         for name, how in (("edit", "flat out"), ("edit_paced", "paced")):
@@ -514,7 +524,7 @@ def verdicts(results: dict[tuple[str, int], dict[str, Figures]], workers: list[i
             one, two = results.get((backend, 1)), results.get((backend, 2))
             if one and two:
                 for endpoint in ENDPOINTS:
-                    scale = two[endpoint].rate / one[endpoint].rate
+                    scale = share(two[endpoint].rate, one[endpoint].rate)
                     # Round n of one server ran right before or after round n of the other:
                     # the spread of these pairs shows how far the machine moved meanwhile.
                     pairs = [b / a for a, b in zip(one[endpoint].rates, two[endpoint].rates,

@@ -5,11 +5,13 @@ form field or cookie the script no longer matches fails it, not a slow machine."
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stdout
 
 import pytest
 
@@ -63,6 +65,26 @@ def test_figures_of_rounds_give_the_whole_rate_and_each_rounds() -> None:
     assert figures.rates == [20.0, 10.0, 30.0]
     assert figures.rate == 20.0 and figures.answers == 120
     assert figures.p50 == 2.0
+
+
+def test_figures_of_rounds_without_answers_read_as_missed() -> None:
+    from bench.load import Figures, verdicts
+
+    silent = Figures.of([[], []], seconds=2.0)
+    assert silent.rate == 0.0 and silent.answers == 0 and silent.rates == [0.0, 0.0]
+    assert silent.p50 == silent.p99 == float("inf")
+    # A server that answered nothing at all: every target on it is missed, none divides by 0.
+    answered = Figures.of([[1.0] * 100, [2.0] * 100], seconds=2.0)
+    results = {("sqlite", 1): dict.fromkeys(("healthz", "view", "edit", "price"), silent),
+               ("sqlite", 2): dict.fromkeys(("healthz", "view", "edit", "price"), answered)}
+    out = io.StringIO()
+    with redirect_stdout(out):
+        verdicts(results, [1, 2])
+    lines = [line.strip() for line in out.getvalue().splitlines() if line.startswith("    ")]
+    on_silent = [line for line in lines if "1w" in line or "/ 1 worker" in line]
+    assert len(on_silent) == 3 + 4 and all(line.endswith("MISSED (≥ 1.5)")
+                                           or line.endswith("MISSED") for line in on_silent)
+    assert "sqlite, 1w: edit p99 < 100 ms (flat out): inf ms — MISSED" in lines
 
 
 def test_wrk_quantiles_pool_as_latencies() -> None:
