@@ -4,7 +4,7 @@ A change made from the version the worker keeps (services.latest) needs no read,
 write, and on PostgreSQL that write is one statement (the UPDATE with its revision). Everything
 else it does is Python: apply the change, judge the roster, draw the answer. Made in a worker
 thread, the trip there and back, and the threads and the event loop taking turns at the
-interpreter lock, cost about a fifth of the change's CPU under load (README, Speed). Here the
+interpreter lock, cost about a fifth of the change's CPU under load (bench/HISTORY.md). Here the
 whole change runs on the event loop and only the statement waits, through psycopg's asyncio
 pool, holding no thread. A change to a large roster still goes to a thread (see
 app.routes.pages._edit_on_loop): its drawing would hold up everything else the worker serves.

@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # tried costs about a microsecond: the probes first, then the API's three routes (the
     # price, its busiest, is the request nearest its target against the bare endpoint: 5 %
     # of its time went on trying the ten page routes), then the pages (share view, editor
-    # changes), which lose 4 % to the API's three and keep twice their target (README, Speed).
+    # changes), which lose 4 % to the API's three and keep twice their target (bench/HISTORY.md).
     # No two routers share a path and method, so the order changes no answer.
     app.include_router(health.router)
     app.include_router(api.router)

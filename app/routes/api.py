@@ -64,7 +64,7 @@ class _PriceRoute(APIRoute):
     body is read by read_roster and `lang` by query_lang, in FastAPI's order and with its
     refusals (a test holds every answer to a twin route that FastAPI solves). That solving
     cost a tenth of the request's CPU, and reading the JSON apart from validating it a fifth,
-    on the API's busiest route (README, Speed)."""
+    on the API's busiest route (bench/HISTORY.md)."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         if self.dependant.dependencies:

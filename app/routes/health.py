@@ -40,7 +40,7 @@ async def healthz() -> dict[str, str]:
     # Async on purpose: answered on the event loop, it does not wait for a worker thread, and
     # those may all be held by requests waiting for a stalled database. It also makes it the
     # bare endpoint: a trip to the thread pool and back cost more than half of what a
-    # synchronous healthz cost under load (README, Speed).
+    # synchronous healthz cost under load (bench/HISTORY.md).
     return {"status": "ok"}
 
 

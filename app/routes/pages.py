@@ -57,7 +57,7 @@ def plain_route(path: str, method: str) -> Callable[[Endpoint], Endpoint]:
     The share view and the editor's change are most of the requests, and take nothing but the
     request and the roster id. FastAPI's dependency solving and parameter handling cost them
     more than their own routing (the share view's CPU fell by a fifth without, with the
-    changes of the same round: README, Speed); here the router's one dependency, the page's
+    changes of the same round: bench/HISTORY.md); here the router's one dependency, the page's
     language, is applied by hand. A GET route answers HEAD too, as Starlette's do.
     """
     applied = [dependency.dependency for dependency in router.dependencies]
