@@ -402,13 +402,14 @@ def writes_as_one(engine: Engine) -> bool:
     return engine.dialect.name == "postgresql"
 
 
-def write_then(engine: Engine, first: Executable, then: Executable,
+def write_then(engine: Engine, first: Executable, then: tuple[Executable, ...],
                params: dict[str, Any], *, as_one: Executable | None = None,
                ) -> tuple[Any, ...] | None:
-    """Run `first` (a statement RETURNING a row) and, when it returns one, `then`, in one
-    transaction run by the driver itself; the row, or None when nothing was written (errors
-    as in _OnTheDriver; a failed write is rolled back whole). On PostgreSQL, `as_one`, the
-    same write as one statement returning the same row, runs instead, as its own transaction.
+    """Run `first` (a statement RETURNING a row) and, when it returns one, each of `then` in
+    turn, in one transaction run by the driver itself; the row, or None when nothing was
+    written (errors as in _OnTheDriver; a failed write is rolled back whole). On PostgreSQL,
+    `as_one`, the same write as one statement returning the same row, runs instead, as its
+    own transaction.
 
     For the editor's change: on SQLite writers take turns (see _sqlite_engine), and the
     Python that SQLAlchemy runs between BEGIN and COMMIT kept every other writer waiting,
@@ -418,15 +419,18 @@ def write_then(engine: Engine, first: Executable, then: Executable,
     """
     if as_one is not None and writes_as_one(engine):
         return _alone(engine, as_one, params)
-    one, two = (driver_statement(statement, engine.dialect) for statement in (first, then))
-    write = _Write(one, two, params, one.arguments(params), two.arguments(params))
+    one = driver_statement(first, engine.dialect)
+    rest = tuple(driver_statement(statement, engine.dialect) for statement in then)
+    write = _Write(one, rest, params, one.arguments(params),
+                   tuple(statement.arguments(params) for statement in rest))
     group = _GROUP_COMMITS.get(engine)
     if group is not None:
         return group.write(write)
     with _OnTheDriver(engine, params) as call:
         row = call.execute(one.sql, write.first_arguments).fetchone()
         if row is not None:
-            call.execute(two.sql, write.then_arguments)
+            for statement, arguments in zip(rest, write.then_arguments, strict=True):
+                call.execute(statement.sql, arguments)
         try:
             call.connection.commit()
         except BaseException:
@@ -438,13 +442,13 @@ def write_then(engine: Engine, first: Executable, then: Executable,
 
 @dataclass
 class _Write:
-    """One writer's two statements, waiting to be committed with others."""
+    """One writer's statements, waiting to be committed with others."""
 
     first: _DriverStatement
-    then: _DriverStatement
+    then: tuple[_DriverStatement, ...]
     params: dict[str, Any]
     first_arguments: Any
-    then_arguments: Any
+    then_arguments: tuple[Any, ...]
     row: tuple[Any, ...] | None = None
     failed: BaseException | None = None  # a driver error, or what failed the whole batch
     failed_sql: str | None = None
@@ -529,7 +533,9 @@ class _GroupCommit:
                     try:
                         row = call.execute(write.first.sql, write.first_arguments).fetchone()
                         if row is not None:
-                            call.execute(write.then.sql, write.then_arguments)
+                            for statement, arguments in zip(write.then, write.then_arguments,
+                                                            strict=True):
+                                call.execute(statement.sql, arguments)
                     except call.error_type as error:
                         if not driver.in_transaction:  # SQLite rolled the batch back itself
                             raise

@@ -26,7 +26,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.db import read_one, write_then, writes_as_one
+from app.db import read_one, write_then
 from app.db import transaction as _transaction
 from app.kept import Kept
 from app.models import (
@@ -159,8 +159,8 @@ class DocumentTooLarge(ValueError):
 def _prune_to(limits: dict[str, Any], version: int) -> int:
     """The newest revision to remove when `version` is stored, or 0 for none. A roster keeps
     its latest `max_revisions` revisions (none: all), pruned every few versions rather than
-    at each, so that on SQLite a change seldom takes a second write: up to a quarter more (at
-    most 25) may be kept between two prunings."""
+    at each, so that few changes carry the pruning's statement (written with the change, in
+    its transaction): up to a quarter more (at most 25) may be kept between two prunings."""
     keep = limits.get("max_revisions") or 0
     if keep <= 0 or version <= keep or version % max(1, min(25, keep // 4)):
         return 0
@@ -333,16 +333,13 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     _end_open_transaction(session)  # the driver's connection is not the session's
     if change.writable:
         # Straight to the driver (app.db.write_then): on SQLite every other writer waits
-        # while this one writes, so nothing but the two statements runs in between.
-        moved = write_then(session.get_bind(), change.first, _REVISION, change.values,
+        # while this one writes, so nothing but its statements runs in between. Pruning the
+        # revisions no longer kept is one of them (as it is part of `as_one`): committed with
+        # the change, in its batch (app.db._GroupCommit), not in a turn and a flush of its own.
+        then = (_REVISION, _PRUNE) if change.values["prune_to"] else (_REVISION,)
+        moved = write_then(session.get_bind(), change.first, then, change.values,
                            as_one=change.as_one)
         if moved is not None:
-            if change.values["prune_to"] and not writes_as_one(session.get_bind()):
-                # The one statement (as_one) prunes too; the two do not.
-                with _transaction(session, write=True):
-                    session.exec(delete(RevisionRow).where(  # type: ignore[call-overload]
-                        col(RevisionRow.roster_id) == roster_id,
-                        col(RevisionRow.version) <= change.values["prune_to"]))
             return change.stored(session.get_bind(), moved)
     if device_token is not None:
         raise VersionConflict(editable_roster(session, device_token, roster_id))
@@ -439,6 +436,10 @@ _GRANTED = (
 _REVISION = insert(RevisionRow.__table__).values(
     roster_id=bindparam("roster_id"), version=bindparam("new_version"),
     created_at=bindparam("new_updated_at"), document=bindparam("new_document"))
+# The revisions no longer kept (_Change.prune_to), removed with the change that makes one more.
+_PRUNE = delete(RevisionRow.__table__).where(
+    RevisionRow.__table__.c.roster_id == bindparam("roster_id"),
+    RevisionRow.__table__.c.version <= bindparam("prune_to"))
 
 
 def _moves(*conditions: Any) -> tuple[Any, Any]:

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from tests.helpers.databases import app_database, settings_for
+from tests.helpers.databases import app_database, settings_for, sqlite_url
 
 LIMIT = 8192  # bytes a request may carry here
 
@@ -99,6 +99,34 @@ def test_only_the_latest_revisions_are_kept(few_revisions: TestClient) -> None:
     assert 8 <= len(kept) <= 10  # pruned every second version (a quarter of 8)
     assert client.get(f"{path}/revisions/1").status_code == 404
     assert client.get(f"{path}/revisions/41").json()["document"]["name"] == "v41"
+
+
+def test_on_sqlite_revisions_are_pruned_in_the_changes_own_transaction(tmp_path: Path) -> None:
+    # Pruning is a statement of the change that makes one revision too many, committed with it
+    # (and with whatever else its batch holds): no turn at the file and flush of its own.
+    from sqlalchemy import event
+
+    statements: list[str] = []
+    with TestClient(create_app(settings_for(sqlite_url(tmp_path), max_revisions=8))) as client:
+        event.listen(client.app.state.engine, "checkout",  # type: ignore[attr-defined]
+                     lambda driver, *_: driver.set_trace_callback(statements.append))
+        created = client.post("/api/v1/rosters", json=roster(3)).json()
+        path = f"/api/v1/rosters/{created['id']}"
+        key = {"Authorization": f"Bearer {created['edit_key']}"}
+        for version in range(1, 11):
+            answer = client.put(path, json={**roster(3), "name": f"v{version + 1}"},
+                                headers={**key, "If-Match": f'"v{version}"'})
+            assert answer.status_code == 200
+        kept = [r["version"] for r in client.get(f"{path}/revisions").json()]
+    assert kept == list(range(3, 12))  # version 10 pruned up to 2, version 11 kept 9
+    prunes = [i for i, sql in enumerate(statements) if sql.startswith("DELETE FROM revision")]
+    assert len(prunes) == 1
+    begin = max(i for i in range(prunes[0]) if statements[i].startswith("BEGIN"))
+    commit = min(i for i in range(prunes[0], len(statements))
+                 if statements[i].startswith("COMMIT"))
+    between = [sql.split()[0] for sql in statements[begin:commit + 1]]
+    assert between[0] == "BEGIN" and between[-1] == "COMMIT"
+    assert {"UPDATE", "INSERT", "DELETE"} <= set(between), between
 
 
 def test_the_refusal_speaks_russian_when_asked(small: TestClient) -> None:
