@@ -269,14 +269,20 @@ def _lock_file(path: Path) -> int:
     return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
 
-@contextlib.contextmanager
-def transaction(session: Session, *, write: bool = False) -> Iterator[None]:
-    """One transaction of `session`, committed at the end or rolled back on any error. A
-    transaction the caller left open is ended first: it would pin an old snapshot (and, on
-    SQLite, keep a read lock). With `write`, SQLite takes the writer's lock at BEGIN (WRITER),
-    so that two writers never deadlock upgrading a read lock."""
+def end_open_transaction(session: Session) -> None:
+    """A transaction the caller left open would pin an old snapshot (and, on SQLite, keep a
+    read lock): what follows starts from a fresh one."""
     if session.in_transaction():
         session.commit()
+
+
+@contextlib.contextmanager
+def transaction(session: Session, *, write: bool = False) -> Iterator[None]:
+    """One transaction of `session`, committed at the end or rolled back on any error; one the
+    caller left open is ended first (end_open_transaction). With `write`, SQLite takes the
+    writer's lock at BEGIN (WRITER), so that two writers never deadlock upgrading a read
+    lock."""
+    end_open_transaction(session)
     if write:
         session.connection(execution_options={WRITER: True})
     elif session.get_bind().dialect.name != "sqlite":

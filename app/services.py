@@ -26,7 +26,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.db import read_one, write_then
+from app.db import end_open_transaction, read_one, write_then
 from app.db import transaction as _transaction
 from app.kept import Kept
 from app.models import (
@@ -190,13 +190,6 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def _end_open_transaction(session: Session) -> None:
-    """A transaction the caller left open would pin an old snapshot (and, on SQLite, keep a
-    read lock): what follows starts from a fresh one."""
-    if session.in_transaction():
-        session.commit()
-
-
 def _utc(moment: datetime) -> datetime:
     # SQLite hands back naive datetimes; everything stored is UTC.
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -330,7 +323,7 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     """
     change = _Change.of(session.info, roster_id, document, expected_version, evaluation,
                         device_token)
-    _end_open_transaction(session)  # the driver's connection is not the session's
+    end_open_transaction(session)  # the driver's connection is not the session's
     if change.writable:
         # Straight to the driver (app.db.write_then): on SQLite every other writer waits
         # while this one writes, so nothing but its statements runs in between. Pruning the
@@ -739,7 +732,7 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
     the roster exists, as the grant is asked first); RosterNotFound for a deleted roster."""
     if not device_token:
         raise EditRefused(roster_id)
-    _end_open_transaction(session)  # the driver's connection is not the session's
+    end_open_transaction(session)  # the driver's connection is not the session's
     # Straight to the driver (app.db.read_one): the session's transaction and execution
     # machinery cost more than this one indexed read.
     found = read_one(session.get_bind(), _EDITABLE,

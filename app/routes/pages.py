@@ -672,15 +672,21 @@ async def new_link(request: Request, roster_id: str) -> Response:
 
 def _granted(request: Request, session: Session, roster_id: str,
              form: editing.Form) -> tuple[int | None, Response | None]:
-    """This browser's device and, for a form of the editor's that only a browser that may edit
-    the roster can send (a new edit link, deleting), the refusal of one that may not: an
-    expired form (no CSRF field of this site's) or a browser without the right."""
+    """For a form of the editor's that only a browser that may edit the roster can send (a
+    new edit link, deleting): this browser's device, or None with the refusal of one that may
+    not: an expired form (no CSRF field of this site's) or a browser without the right."""
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return None, _expired(request)
+    device_id = _editing_device(request, session, roster_id)
+    return device_id, None if device_id is not None else _not_editable(request)
+
+
+def _editing_device(request: Request, session: Session, roster_id: str) -> int | None:
+    """This browser's device when it may edit the roster, else None."""
     device_id = _device(request, session)
     if device_id is None or not services.can_edit(session, device_id, roster_id):
-        return device_id, _not_editable(request)
-    return device_id, None
+        return None
+    return device_id
 
 
 def _new_link(request: Request, session: Session, roster_id: str,
@@ -749,8 +755,8 @@ def _restore(request: Request, session: Session, roster_id: str,
              form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
-    device_id = _device(request, session)
-    granted = device_id is not None and services.can_edit(session, device_id, roster_id)
+    # A browser that may edit it, as for _granted's forms; else the edit key the form holds.
+    granted = _editing_device(request, session, roster_id) is not None
     key = form.get("key", "")[:64]
     if not granted:
         if not key:
