@@ -83,17 +83,23 @@ def few_revisions(tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
+def changed_again(client: TestClient, changes: int) -> str:
+    """A new roster, changed `changes` times with its key (version n named "v<n>"); its path."""
+    created = client.post("/api/v1/rosters", json=roster(3)).json()
+    path = f"/api/v1/rosters/{created['id']}"
+    key = {"Authorization": f"Bearer {created['edit_key']}"}
+    for version in range(1, changes + 1):
+        answer = client.put(path, json={**roster(3), "name": f"v{version + 1}"},
+                            headers={**key, "If-Match": f'"v{version}"'})
+        assert answer.status_code == 200
+    return path
+
+
 def test_only_the_latest_revisions_are_kept(few_revisions: TestClient) -> None:
     # Every change stores a revision; without a bound, changing one large roster again and
     # again filled the disk (62 MB in 100 changes of a 700 KB roster).
     client = few_revisions
-    created = client.post("/api/v1/rosters", json=roster(3)).json()
-    path = f"/api/v1/rosters/{created['id']}"
-    key = {"Authorization": f"Bearer {created['edit_key']}"}
-    for version in range(1, 41):
-        answer = client.put(path, json={**roster(3), "name": f"v{version + 1}"},
-                            headers={**key, "If-Match": f'"v{version}"'})
-        assert answer.status_code == 200
+    path = changed_again(client, 40)
     kept = [r["version"] for r in client.get(f"{path}/revisions").json()]
     assert kept[-1] == 41 and kept == list(range(kept[0], 42))  # the latest, none missing
     assert 8 <= len(kept) <= 10  # pruned every second version (a quarter of 8)
@@ -110,13 +116,7 @@ def test_on_sqlite_revisions_are_pruned_in_the_changes_own_transaction(tmp_path:
     with TestClient(create_app(settings_for(sqlite_url(tmp_path), max_revisions=8))) as client:
         event.listen(client.app.state.engine, "checkout",  # type: ignore[attr-defined]
                      lambda driver, *_: driver.set_trace_callback(statements.append))
-        created = client.post("/api/v1/rosters", json=roster(3)).json()
-        path = f"/api/v1/rosters/{created['id']}"
-        key = {"Authorization": f"Bearer {created['edit_key']}"}
-        for version in range(1, 11):
-            answer = client.put(path, json={**roster(3), "name": f"v{version + 1}"},
-                                headers={**key, "If-Match": f'"v{version}"'})
-            assert answer.status_code == 200
+        path = changed_again(client, 10)
         kept = [r["version"] for r in client.get(f"{path}/revisions").json()]
     assert kept == list(range(3, 12))  # version 10 pruned up to 2, version 11 kept 9
     prunes = [i for i, sql in enumerate(statements) if sql.startswith("DELETE FROM revision")]
