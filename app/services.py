@@ -414,7 +414,7 @@ class _Change:
         return stored
 
 
-# A change's two statements, built once with their parameters named: building them per call
+# A change's statements, built once with their parameters named: building them per call
 # (SQLAlchemy's coercion and cache keys) took longer than the database's own work, inside the
 # SQLite write turn that every writer waits for.
 _ROSTER = Roster.__table__
