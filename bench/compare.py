@@ -35,26 +35,16 @@ from bench.load import (  # noqa: E402
     LABELS,
     Setup,
     _loop_factory,
+    cpu_seconds,
     database,
     positive,
     prepare,
     run_round,
+    server_pids,
     serving,
     turns,
     warm,
 )
-from bench.soak import server_pids  # noqa: E402
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User and system CPU time of these processes so far."""
-    total = 0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / TICK
 
 
 async def take_turns(servers: dict[str, tuple[Setup, list[int]]], endpoints: list[str],

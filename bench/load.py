@@ -48,6 +48,12 @@ Every answer must be 200. Latency is measured per request from send to the last 
 rounds run flat out (a connection sends its next request as soon as it has an answer: the
 server's saturation). A last round of editing, always sent by this process, has each
 connection pause --think seconds (±50 %) between changes, as people editing do.
+
+Around each flat-out round the script reads the whole machine's CPU time (Linux's /proc/stat):
+how many cores were busy, and how many the host of a virtual machine kept. A server, its load
+generator, its database and the kernel share the cores, so two workers can reach at most
+cores ÷ (cores busy in the one-worker round) times one worker's rate, were each request to cost
+the same CPU: the verdict on 2 workers against 1 prints that ceiling beside the ratio.
 """
 
 from __future__ import annotations
@@ -61,13 +67,14 @@ import platform
 import random
 import secrets
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -131,13 +138,6 @@ def database(backend: str, postgres: str, folder: Path) -> Iterator[str]:
             admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
-@contextmanager
-def server(url: str, workers: int, folder: Path) -> Iterator[int]:
-    """A uvicorn server of this tree's code on a free port; its port."""
-    with serving(url, workers, folder, ROOT) as (port, _pid):
-        yield port
-
-
 def command(root: Path, port: int, workers: int) -> list[str]:
     """`muster serve`, as an operator starts the server (migrations once, then uvicorn with the
     bound on a request's head, access log off). A tree from before it had that bound
@@ -185,6 +185,33 @@ def serving(url: str, workers: int, folder: Path, root: Path) -> Iterator[tuple[
             print(f"    server log has tracebacks:\n{text[-3000:]}")
 
 
+def server_pids(root: int) -> list[int]:
+    """The server process (`muster serve`, which runs uvicorn) and its children (the workers),
+    from /proc."""
+    pids = [root]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == root:
+                pids.append(int(entry.name))
+    return pids
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of these processes so far."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
 # ---- the load generator ----
 
 @dataclass
@@ -202,6 +229,7 @@ class Setup:
     cookie: str
     csrf: str
     price_body: bytes
+    pids: list[int] = field(default_factory=list)  # the server's processes, for their CPU
 
 
 def prepare(port: int, connections: int) -> Setup:
@@ -378,6 +406,64 @@ async def one_round(setup: Setup, endpoint: str, connections: int, seconds: floa
     return latencies, time.process_time() - started
 
 
+@dataclass(frozen=True)
+class Machine:
+    """The CPU time of the whole machine, all cores together, from Linux's /proc/stat: busy
+    (user, system and interrupts) and stolen (a virtual machine's host kept it), in seconds,
+    with the moment it was read."""
+    busy: float
+    stolen: float
+    at: float
+
+    @classmethod
+    def read(cls, stat: Path = Path("/proc/stat")) -> Machine | None:
+        """Now, or None where there is no /proc/stat (not Linux): the figures then go
+        without what the machine spent."""
+        try:
+            first = stat.read_text().split("\n", 1)[0].split()
+        except OSError:
+            return None
+        if not first or first[0] != "cpu":
+            return None
+        user, nice, system, _idle, _iowait, irq, softirq, steal = (
+            [int(t) for t in first[1:9]] + [0] * 8)[:8]
+        tick = os.sysconf("SC_CLK_TCK")
+        return cls((user + nice + system + irq + softirq) / tick, steal / tick,
+                   time.monotonic())
+
+    def since(self, before: Machine) -> tuple[float, float]:
+        """Cores busy and cores stolen, on average, from `before` to this reading."""
+        elapsed = self.at - before.at
+        return (((self.busy - before.busy) / elapsed, (self.stolen - before.stolen) / elapsed)
+                if elapsed > 0 else (0.0, 0.0))
+
+
+def ceiling(cores: int, busy: float) -> float:
+    """How many times its throughput a server that kept `busy` of the machine's `cores` busy
+    (itself, the load generator, the database and the kernel together) could reach with the
+    whole machine, were each request to cost the same CPU: cores / busy. Two workers cannot
+    pass it, whatever the server does, while the load generator and the database share the
+    cores; infinite when nothing was measured."""
+    return cores / busy if busy > 0 else math.inf
+
+
+def machine_share(one: Figures, two: Figures, cores: int) -> str:
+    """Why two workers gave the ratio they did: the ratio is exactly the cores kept busy with
+    two workers over those with one, divided by how much more CPU each request took with two
+    (all the machine's CPU: servers, load generator, database, kernel). The first factor cannot
+    pass `ceiling`. The growth is split between the server's own processes and the rest."""
+    def growth(one_cores: float, two_cores: float) -> float:
+        """How many times the CPU per request of `one` that of `two` is."""
+        return share(two_cores / two.rate, one_cores / one.rate) if one.rate and two.rate \
+            else 0.0
+
+    return (f"the machine: {one.busy:.2f} → {two.busy:.2f} of {cores} cores busy "
+            f"(so at most {ceiling(cores, one.busy):.2f}×), CPU per request "
+            f"×{growth(one.busy, two.busy):.2f}: the server's ×{growth(one.server, two.server):.2f}"
+            f" ({one.server:.2f} → {two.server:.2f} cores), the rest's (load generator, "
+            f"database, kernel) ×{growth(one.busy - one.server, two.busy - two.server):.2f}")
+
+
 @dataclass
 class Figures:
     rate: float
@@ -385,6 +471,9 @@ class Figures:
     p99: float
     answers: int
     rates: list[float]  # of each round, in the order run
+    busy: float = 0.0  # cores the whole machine kept busy during the rounds (0: unknown)
+    stolen: float = 0.0  # cores the host kept from this virtual machine meanwhile
+    server: float = 0.0  # of `busy`, the server's processes (its workers)
 
     @classmethod
     def of(cls, rounds: list[list[float]], seconds: float) -> Figures:
@@ -446,13 +535,28 @@ async def measure(setups: dict[int, Setup], connections: int, seconds: float, ro
     await warm(list(setups.values()), ENDPOINTS, connections, generator)
     found: dict[int, dict[str, list[list[float]]]] = {
         c: {e: [] for e in ENDPOINTS} for c in order}
+    spent: dict[int, dict[str, list[tuple[float, float, float]]]] = {
+        c: {e: [] for e in ENDPOINTS} for c in order}
     cpu = dict.fromkeys(order, 0.0)
     for endpoint, count in turns(order, ENDPOINTS, rounds):
+        pids = setups[count].pids
+        before, server_before = Machine.read(), cpu_seconds(pids)
         latencies, used = await one_round(setups[count], endpoint, connections, seconds,
                                           generator)
+        after, server_after = Machine.read(), cpu_seconds(pids)
         found[count][endpoint].append(latencies)
+        if before and after:
+            busy, stolen = after.since(before)
+            spent[count][endpoint].append(
+                (busy, stolen, (server_after - server_before) / (after.at - before.at)))
         cpu[count] += used
     figures = {c: {e: Figures.of(v, seconds) for e, v in found[c].items()} for c in order}
+    for count in order:
+        for endpoint, readings in spent[count].items():
+            if readings:
+                f = figures[count][endpoint]
+                f.busy, f.stolen, f.server = (statistics.fmean(r[n] for r in readings)
+                                              for n in range(3))
     if think:  # editors at a human pace rather than flat out
         for count in order:
             await stored_versions(setups[count], setups[count].targets[:connections])
@@ -470,8 +574,9 @@ def run_backend(backend: str, workers: list[int],
             folder = Path(name) / f"{count}-workers"
             folder.mkdir()
             url = stack.enter_context(database(backend, args.postgres, folder))
-            port = stack.enter_context(server(url, count, folder))
+            port, pid = stack.enter_context(serving(url, count, folder, ROOT))
             setups[count] = prepare(port, args.connections)
+            setups[count].pids = server_pids(pid)
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             figures, generator_cpu = runner.run(
                 measure(setups, args.connections, args.seconds, args.rounds, args.think,
@@ -491,6 +596,10 @@ def report(backend: str, workers: int, figures: dict[str, Figures], generator_cp
         f = figures[endpoint]
         print(f"    {LABELS[endpoint]:<20} {f.rate:7.0f} req/s   p50 {f.p50:6.1f} ms   "
               f"p99 {f.p99:6.1f} ms   {share(f.rate, health):4.2f}× healthz   ({f.answers} × 200)")
+    if any(figures[e].busy for e in ENDPOINTS):
+        print("    the whole machine meanwhile, in cores busy (stolen by the host): " + ", ".join(
+            f"{LABELS[e].split()[1]} {figures[e].busy:.2f} ({figures[e].stolen:.2f})"
+            for e in ENDPOINTS))
     if "edit_paced" in figures:
         f = figures["edit_paced"]
         print(f"    {LABELS['edit']:<20} {f.rate:7.0f} req/s   p50 {f.p50:6.1f} ms   "
@@ -506,7 +615,8 @@ def _loop_factory() -> Any:
     return uvloop.new_event_loop
 
 
-def verdicts(results: dict[tuple[str, int], dict[str, Figures]], workers: list[int]) -> None:
+def verdicts(results: dict[tuple[str, int], dict[str, Figures]], workers: list[int],
+             cores: int) -> None:
     print("\nTargets")
     for (backend, count), figures in results.items():
         health = figures["healthz"].rate
@@ -534,6 +644,8 @@ def verdicts(results: dict[tuple[str, int], dict[str, Figures]], workers: list[i
                     print(f"    {backend}: 2 workers / 1 worker, {LABELS[endpoint]}: "
                           f"{scale:.2f}×{spread} — {'met' if scale >= 1.5 else 'MISSED'} "
                           f"(≥ 1.5)")
+                    if one[endpoint].busy and two[endpoint].busy:
+                        print("        " + machine_share(one[endpoint], two[endpoint], cores))
 
 
 def main() -> None:
@@ -561,7 +673,8 @@ def main() -> None:
     if args.generator == "wrk" and not shutil.which("wrk"):
         parser.error("--generator wrk: wrk is not installed (apt-get install wrk)")
     workers = [int(w) for w in args.workers.split(",")]
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else os.cpu_count() or 1
     print(f"Machine: {cores} usable cores, {platform.machine()}, Python "
           f"{platform.python_version()}; server and load generator share them; flat-out "
           f"rounds sent by {GENERATORS[args.generator]}")
@@ -569,7 +682,7 @@ def main() -> None:
     for backend in args.backends.split(","):
         for count, figures in run_backend(backend, workers, args).items():
             results[backend, count] = figures
-    verdicts(results, workers)
+    verdicts(results, workers, cores)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import command, database  # noqa: E402
+from bench.load import command, database, server_pids  # noqa: E402
 from bench.price import free_port  # noqa: E402
 
 RECONNECT = 100  # requests of a client between new connections
@@ -50,21 +50,6 @@ def army(name: str, units: int) -> dict[str, Any]:
                 {"name": f"Отряд {i + 1}", "flags": ["commander"] if i == 0 else [],
                  "lines": [{"troop": kinds[i % 4][0], "figures": 6 + i % 9,
                             "weapon": kinds[i % 4][1]}]} for i in range(units)]}
-
-
-def server_pids(root: int) -> list[int]:
-    """The server process (`muster serve`, which runs uvicorn) and its children (the workers),
-    from /proc."""
-    pids = [root]
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == root:
-                pids.append(int(entry.name))
-    return pids
 
 
 def rss_kib(pid: int) -> int:

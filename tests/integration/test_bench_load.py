@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from contextlib import redirect_stdout
+from pathlib import Path
 
 import pytest
 
@@ -53,8 +54,13 @@ def test_a_short_load_run_gets_a_200_for_every_request_on_both_servers(
     verdicts = run.stdout.split("\nTargets\n")[1]
     for endpoint in ("GET /healthz", "GET /r/{id}", "POST /r/{id}/edit", "POST /api/v1/price"):
         # The ratio of the whole run, and the spread of the rounds run side by side.
+        # And what the machine allowed: its cores kept busy by each server, read off Linux.
         assert re.search(rf"{TEST_BACKEND}: 2 workers / 1 worker, {re.escape(endpoint)}: "
-                         r"[\d.]+× \(round by round [\d.]+–[\d.]+×\) — (met|MISSED)",
+                         r"[\d.]+× \(round by round [\d.]+–[\d.]+×\) — (met|MISSED) "
+                         r"\(≥ 1.5\)\n\s+the machine: [\d.]+ → [\d.]+ of \d+ cores busy "
+                         r"\(so at most [\d.]+×\), CPU per request ×[\d.]+: the server's ×[\d.]+ "
+                         r"\([\d.]+ → [\d.]+ cores\), the rest's \(load generator, database, "
+                         r"kernel\) ×[\d.]+\n",
                          verdicts), verdicts
 
 
@@ -79,12 +85,46 @@ def test_figures_of_rounds_without_answers_read_as_missed() -> None:
                ("sqlite", 2): dict.fromkeys(("healthz", "view", "edit", "price"), answered)}
     out = io.StringIO()
     with redirect_stdout(out):
-        verdicts(results, [1, 2])
+        verdicts(results, [1, 2], cores=2)
     lines = [line.strip() for line in out.getvalue().splitlines() if line.startswith("    ")]
     on_silent = [line for line in lines if "1w" in line or "/ 1 worker" in line]
     assert len(on_silent) == 3 + 4 and all(line.endswith("MISSED (≥ 1.5)")
                                            or line.endswith("MISSED") for line in on_silent)
     assert "sqlite, 1w: edit p99 < 100 ms (flat out): inf ms — MISSED" in lines
+
+
+def test_the_machines_cpu_time_is_read_off_proc_stat(tmp_path: Path) -> None:
+    from bench.load import Machine
+
+    tick = os.sysconf("SC_CLK_TCK")
+    stat = tmp_path / "stat"
+    # user nice system idle iowait irq softirq steal guest guest_nice, in ticks
+    stat.write_text(f"cpu  {100 * tick} 0 {50 * tick} 900 7 {3 * tick} {2 * tick} {5 * tick} "
+                    "0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n")
+    before = Machine.read(stat)
+    assert before is not None and before.busy == 155.0 and before.stolen == 5.0
+    later = Machine(before.busy + 3.0, before.stolen + 0.5, before.at + 2.0)
+    assert later.since(before) == (1.5, 0.25)  # cores busy, cores stolen
+    assert Machine.read(tmp_path / "absent") is None
+    stat.write_text("intr 1 2 3\n")
+    assert Machine.read(stat) is None
+
+
+def test_two_workers_ratio_is_the_machines_share_over_the_cost_per_request() -> None:
+    from bench.load import Figures, ceiling, machine_share
+
+    # One worker: 1000 req/s with 1.25 of 2 cores busy; two: 1400 req/s with all 2.
+    # The server's workers are 1.0 and 1.54 of those cores, the rest 0.25 and 0.46.
+    one = Figures(1000.0, 1.0, 2.0, 4000, [1000.0], busy=1.25, server=1.0)
+    two = Figures(1400.0, 1.0, 2.0, 5600, [1400.0], busy=2.0, server=1.54)
+    assert ceiling(2, 1.25) == 1.6 and ceiling(2, 0.0) == float("inf")
+    said = machine_share(one, two, cores=2)
+    # 1.4× = (2.0 / 1.25 = 1.6×, the ceiling) / (CPU per request 2.0/1400 ÷ 1.25/1000)
+    assert said == "the machine: 1.25 → 2.00 of 2 cores busy (so at most 1.60×), " \
+        "CPU per request ×1.14: the server's ×1.10 (1.00 → 1.54 cores), the rest's (load " \
+        "generator, database, kernel) ×1.31"
+    cost = (two.busy / two.rate) / (one.busy / one.rate)
+    assert abs((two.busy / one.busy) / cost - two.rate / one.rate) < 1e-9
 
 
 def test_wrk_quantiles_pool_as_latencies() -> None:
