@@ -53,7 +53,9 @@ Around each flat-out round the script reads the whole machine's CPU time (Linux'
 how many cores were busy, and how many the host of a virtual machine kept. A server, its load
 generator, its database and the kernel share the cores, so two workers can reach at most
 cores ÷ (cores busy in the one-worker round) times one worker's rate, were each request to cost
-the same CPU: the verdict on 2 workers against 1 prints that ceiling beside the ratio.
+the same CPU: under each verdict on 2 workers against 1 the script prints that ceiling, and how
+the CPU per request changed, the server's own processes' (read from /proc too) apart from the
+rest's.
 """
 
 from __future__ import annotations
@@ -189,7 +191,10 @@ def server_pids(root: int) -> list[int]:
     """The server process (`muster serve`, which runs uvicorn) and its children (the workers),
     from /proc."""
     pids = [root]
-    for entry in Path("/proc").iterdir():
+    proc = Path("/proc")
+    if not proc.is_dir():  # not Linux: the root alone, and no CPU times (Machine.read)
+        return pids
+    for entry in proc.iterdir():
         if entry.name.isdigit():
             try:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
@@ -203,7 +208,7 @@ def server_pids(root: int) -> list[int]:
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pids: list[int]) -> float:
+def cpu_seconds(pids: Sequence[int]) -> float:
     """User and system CPU time of these processes so far."""
     total = 0
     for pid in pids:
@@ -409,15 +414,17 @@ async def one_round(setup: Setup, endpoint: str, connections: int, seconds: floa
 @dataclass(frozen=True)
 class Machine:
     """The CPU time of the whole machine, all cores together, from Linux's /proc/stat: busy
-    (user, system and interrupts) and stolen (a virtual machine's host kept it), in seconds,
-    with the moment it was read."""
+    (user, system and interrupts) and stolen (a virtual machine's host kept it), and of it the
+    server's processes', in seconds, with the moment it was read."""
     busy: float
     stolen: float
     at: float
+    server: float = 0.0
 
     @classmethod
-    def read(cls, stat: Path = Path("/proc/stat")) -> Machine | None:
-        """Now, or None where there is no /proc/stat (not Linux): the figures then go
+    def read(cls, stat: Path = Path("/proc/stat"), pids: Sequence[int] = ()) -> Machine | None:
+        """Now, with the CPU time of the processes `pids`; or None where there is no
+        /proc/stat (not Linux), without looking for the processes: the figures then go
         without what the machine spent."""
         try:
             first = stat.read_text().split("\n", 1)[0].split()
@@ -427,15 +434,21 @@ class Machine:
             return None
         user, nice, system, _idle, _iowait, irq, softirq, steal = (
             [int(t) for t in first[1:9]] + [0] * 8)[:8]
-        tick = os.sysconf("SC_CLK_TCK")
-        return cls((user + nice + system + irq + softirq) / tick, steal / tick,
-                   time.monotonic())
+        return cls((user + nice + system + irq + softirq) / TICK, steal / TICK,
+                   time.monotonic(), cpu_seconds(pids))
 
     def since(self, before: Machine) -> tuple[float, float]:
         """Cores busy and cores stolen, on average, from `before` to this reading."""
+        return self._cores(self.busy - before.busy, before), \
+            self._cores(self.stolen - before.stolen, before)
+
+    def server_since(self, before: Machine) -> float:
+        """Cores the server's processes used, on average, from `before` to this reading."""
+        return self._cores(self.server - before.server, before)
+
+    def _cores(self, seconds: float, before: Machine) -> float:
         elapsed = self.at - before.at
-        return (((self.busy - before.busy) / elapsed, (self.stolen - before.stolen) / elapsed)
-                if elapsed > 0 else (0.0, 0.0))
+        return seconds / elapsed if elapsed > 0 else 0.0
 
 
 def ceiling(cores: int, busy: float) -> float:
@@ -539,16 +552,13 @@ async def measure(setups: dict[int, Setup], connections: int, seconds: float, ro
         c: {e: [] for e in ENDPOINTS} for c in order}
     cpu = dict.fromkeys(order, 0.0)
     for endpoint, count in turns(order, ENDPOINTS, rounds):
-        pids = setups[count].pids
-        before, server_before = Machine.read(), cpu_seconds(pids)
+        before = Machine.read(pids=setups[count].pids)
         latencies, used = await one_round(setups[count], endpoint, connections, seconds,
                                           generator)
-        after, server_after = Machine.read(), cpu_seconds(pids)
+        after = Machine.read(pids=setups[count].pids)
         found[count][endpoint].append(latencies)
         if before and after:
-            busy, stolen = after.since(before)
-            spent[count][endpoint].append(
-                (busy, stolen, (server_after - server_before) / (after.at - before.at)))
+            spent[count][endpoint].append((*after.since(before), after.server_since(before)))
         cpu[count] += used
     figures = {c: {e: Figures.of(v, seconds) for e, v in found[c].items()} for c in order}
     for count in order:

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -108,6 +109,27 @@ def test_the_machines_cpu_time_is_read_off_proc_stat(tmp_path: Path) -> None:
     assert Machine.read(tmp_path / "absent") is None
     stat.write_text("intr 1 2 3\n")
     assert Machine.read(stat) is None
+
+
+def test_the_servers_cpu_time_is_read_with_the_machines_and_only_where_it_can_be(
+        tmp_path: Path) -> None:
+    from bench.load import Machine, cpu_seconds
+
+    # This process stands for a server: its own CPU time, read beside the machine's. (Not its
+    # children: servers an earlier test started may still be ending.)
+    me = [os.getpid()]
+    start = Machine.read(pids=me)
+    assert start is not None and start.server > 0
+    deadline = time.process_time() + 0.2
+    while time.process_time() < deadline:  # spend a fifth of a second of CPU
+        pass
+    end = Machine.read(pids=me)
+    assert end is not None and end.server - start.server >= 0.1
+    assert 0 < end.server_since(start) <= 1.0  # of one core: this process has one thread busy
+    assert start.server <= cpu_seconds(me) and end.busy >= start.busy
+    # Without /proc/stat (not Linux) the processes are not looked for: no error from a pid
+    # that /proc does not have.
+    assert Machine.read(tmp_path / "absent", pids=[2 ** 22 + 1]) is None
 
 
 def test_two_workers_ratio_is_the_machines_share_over_the_cost_per_request() -> None:
