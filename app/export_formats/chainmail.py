@@ -18,8 +18,9 @@ from app.export_formats.common import (
     points,
     points_of_limit,
 )
+from app.rules.bands import figures_of
 from app.rules.base import Lang, pick
-from app.rules.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, army_sheet
+from app.rules.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, Thresholds, army_sheet
 from app.rules.words import counted
 
 RULESET = "chainmail"
@@ -51,7 +52,7 @@ def _figures_line(sheet: ArmySheet, lang: Lang) -> str:
     return pick(lang, f"{sheet.figures} (foot {sheet.foot}, horse {sheet.horse}); "
                       f"engines {sheet.engine_count}",
                 f"{sheet.figures} (пехота {sheet.foot}, конница {sheet.horse}); "
-                f"машин {sheet.engine_count}")
+                f"орудий {sheet.engine_count}")
 
 
 def _labels(lang: Lang) -> dict[str, str]:
@@ -59,7 +60,7 @@ def _labels(lang: Lang) -> dict[str, str]:
         "points": pick(lang, "Points", "Очки"),
         "figures": pick(lang, "Figures", "Фигуры"),
         "units": pick(lang, "Units", "Отряды"),
-        "engines": pick(lang, "Engines", "Машины"),
+        "engines": pick(lang, "Engines", "Орудия"),
         "total": pick(lang, "Total", "Итого"),
         "mercenary": pick(lang, "mercenary", "наёмники"),
         "each": pick(lang, "each", "за фигуру"),
@@ -182,12 +183,8 @@ def print_words(lang: Lang) -> dict[str, str]:
         "figures": ("Figures", "Фигуры"),
         "foot": ("foot", "пехота"),
         "horse": ("horse", "конница"),
-        "engines": ("Engines", "Машины"),
+        "engines": ("Engines", "Орудия"),
         "morale_test": ("Morale test for losses", "Проверка морали из-за потерь"),
-        "morale_rule": ("when a third of the figures are lost ({lost} of {figures}, 33.3 %), "
-                        "{standing} left standing",
-                        "когда потеряна треть фигур ({lost} из {figures}, 33,3 %), "
-                        "в строю {standing}"),
         "units": ("Units", "Отряды"),
         "unit": ("Unit", "Отряд"),
         "troops": ("Troops", "Войска"),
@@ -199,7 +196,7 @@ def print_words(lang: Lang) -> dict[str, str]:
                          "и ещё {n} — отмечайте потери здесь"),
         "mercenary": ("mercenary", "наёмники"),
         "count": ("Count", "Количество"),
-        "engine": ("Engine", "Машина"),
+        "engine": ("Engine", "Орудие"),
         "applies_to": ("Applies to", "Относится к"),
         "no_units": ("No units yet.", "Отрядов пока нет."),
     }
@@ -209,4 +206,16 @@ def print_words(lang: Lang) -> dict[str, str]:
 
 def print_context(sheet: ArmySheet) -> dict[str, Any]:
     """What the print template needs beyond the sheet and its words."""
-    return {"has_ratings": any(unit.rating is not None for unit in sheet.units)}
+    return {"has_ratings": any(unit.rating is not None for unit in sheet.units),
+            "morale_rule": morale_rule(sheet.thresholds, sheet.lang)}
+
+
+def morale_rule(thresholds: Thresholds, lang: Lang) -> str:
+    """The threshold, not a share that is not one: 4 lost of 10 is 40 %, but the test falls
+    due then because 3 lost is not yet a third."""
+    lost, figures = thresholds.one_third_lost, thresholds.figures
+    return pick(lang,
+                f"once {lost} of {counted(figures, 'figure', lang)} are lost (a third), "
+                f"{thresholds.standing_at_test} left standing",
+                f"когда потеряно {lost} {figures_of(lang, figures, '', '')} (треть), "
+                f"в строю {thresholds.standing_at_test}")

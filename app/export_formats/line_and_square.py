@@ -38,11 +38,7 @@ def points_line(sheet: LineAndSquareSheet, lang: Lang) -> str:
 
 
 def break_line(sheet: LineAndSquareSheet, lang: Lang) -> str:
-    return pick(lang, f"morale tests once {sheet.morale_test_loss} points are lost, the rest "
-                      f"flee once {sheet.flight_loss} are lost",
-                f"проверка боевого духа — после потери "
-                f"{counted(sheet.morale_test_loss, 'point_of', lang)}; бегство — после потери "
-                f"{counted(sheet.flight_loss, 'point_of', lang)}")
+    return " ".join(sheet.break_points)
 
 
 def _labels(lang: Lang) -> dict[str, str]:

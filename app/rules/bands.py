@@ -1,27 +1,39 @@
-"""Proportion bands: "between lo and hi of N figures", rounded in the player's favour."""
+"""Proportion bands (chainmail.md §6): "about" shares, rounded in the player's favour but
+never down to no figures, and "hard" bounds ("не менее", "максимум"), not rounded at all."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 from app.rules.base import LANGS, Lang, percent_text, pick
 from app.rules.words import NOUNS, counted
 
+# Past any roster the limits allow: an "add" remedy still mending here has no upper bound.
+_FAR = 10**9
+
 
 @dataclass(frozen=True)
 class Band:
+    """`lo`…`hi` of a base. `hard`: the seed says "at least"/"at most", so the whole-figure
+    limits are ceil(lo·N) … floor(hi·N); otherwise it says "about", and they are
+    max(1, floor(lo·N)) … ceil(hi·N) (the 1 only when lo > 0: a share the seed says exists
+    needs a figure). `word` is the seed's word for a one-sided "about" ("большинство")."""
+
     lo: Fraction = Fraction(0)
     hi: Fraction = Fraction(1)
+    hard: bool = False
+    word: tuple[str, str] | None = None
 
     def limits(self, base: int) -> tuple[int, int]:
-        """Whole-figure limits for a base of `base` figures: floor(lo·N) … ceil(hi·N)."""
-        # Integer floor/ceil division on the fractions' parts: exact, and cheaper than
-        # building a Fraction per product on every rule of every roster.
-        lo, hi = self.lo, self.hi
-        return (lo.numerator * base // lo.denominator,
-                -(-hi.numerator * base // hi.denominator))
+        """Whole-figure limits for a base of `base` figures."""
+        a, b = self.lo.numerator, self.lo.denominator
+        p, q = self.hi.numerator, self.hi.denominator
+        if self.hard:
+            return -(-a * base // b), p * base // q
+        return max(1 if a else 0, a * base // b), -(-p * base // q)
 
     def holds(self, count: int, base: int) -> bool:
         if base == 0:
@@ -29,14 +41,17 @@ class Band:
         low, high = self.limits(base)
         return low <= count <= high
 
+    @property
+    def kind(self) -> str:
+        return "hard" if self.hard else "about"
+
     def text(self, lang: Lang) -> str:
         return self._texts[lang]
 
     def crossed(self, count: int, base: int, lang: Lang) -> str:
         """The percent_text of the bound a share outside the band lies past."""
         lo, hi = self._edges[lang]
-        over = count * self.hi.denominator > self.hi.numerator * base
-        return hi if over else lo
+        return hi if count > self.limits(base)[1] else lo
 
     @functools.cached_property
     def _edges(self) -> dict[str, tuple[str, str]]:
@@ -45,52 +60,72 @@ class Band:
 
     @functools.cached_property
     def _texts(self) -> dict[str, str]:
-        # Every check prints its band, and the bands are a handful made at import: worked
-        # out once per band, where a cache keyed by the band hashed its Fractions per call.
         return {lang: self._text(lang) for lang in LANGS}
 
     def _text(self, lang: Lang) -> str:
+        """The band as the rules panel shows it: at least 75 %, exact; about 20 %, 10–30 %."""
         lo, hi = self._edges[lang]
+        if self.hard:
+            if self.hi == 1:
+                return pick(lang, f"at least {lo} %, exact", f"не менее {lo} %, точно")
+            if self.lo == 0:
+                return pick(lang, f"at most {hi} %, exact", f"не более {hi} %, точно")
+            return pick(lang, f"{lo}–{hi} %, exact", f"{lo}–{hi} %, точно")
+        word = None if self.word is None else pick(lang, *self.word)
         if self.hi == 1:
-            return pick(lang, f"at least {lo} %", f"не менее {lo} %")
+            more = pick(lang, f"{lo} % or more", f"{lo} % или больше")
+            return f"{more} ({word})" if word else pick(lang, "about ", "около ") + more
         if self.lo == 0:
-            return pick(lang, f"at most {hi} %", f"не более {hi} %")
-        return f"{lo}–{hi} %"
+            return pick(lang, f"about {hi} % or less", f"около {hi} % или меньше")
+        if word is None:
+            middle = percent_text((self.lo + self.hi) / 2, lang)
+            word = pick(lang, f"about {middle} %", f"около {middle} %")
+        return f"{word}, {lo}–{hi} %"
 
     def remedies(self, count: int, base: int) -> Remedies | None:
         """How many figures, added or removed, bring `count` of `base` back into the band;
         None when it holds. The counted figures are among the base's (every share rule's
         are), so adding or removing them moves the base as well: 6 of 20 at 40–60 % needs 2
         to 17 more (8 of 22 … 23 of 37), not the 2 to 6 that the base of 20 alone suggests.
-        Each range is every number that mends the rule, and only those (the band's limits
-        only grow with the base, so the numbers that mend it are one unbroken run)."""
-        if base == 0:
+        Each range is every number that mends the rule and only those: it is found by the
+        same `holds` the verdict uses, on limits that grow by at most one figure per figure
+        of base, so the numbers that mend it are one unbroken run."""
+        if base == 0 or self.holds(count, base):
             return None
-        low, high = self.limits(base)
-        if low <= count <= high:
-            return None
-        a, b = self.lo.numerator, self.lo.denominator
-        p, q = self.hi.numerator, self.hi.denominator
-        # (k, M) holds when floor(a·M/b) <= k, i.e. a·M < b·(k + 1), and k <= ceil(p·M/q),
-        # i.e. q·(k - 1) < p·M. Each range below solves the two for the one unknown.
         n, c = base, count
-        kind: Span | None
-        others: Span | None
-        if c < low:  # too few: more of them, or fewer of the others
-            # (a band of "all of them" cannot be met by adding: a > 0 here, as low > 0)
-            kind = None if a == b else Span(
-                True, max(1, _above(a * n - b * (c + 1), b - a)),
-                None if p == q else _below(p * n - q * (c - 1), q - p))
-            others = Span(False, max(1, _above(a * n - b * (c + 1), a)),
-                          min(n - c, n - 1, _below(p * n - q * (c - 1), p)))
-        else:  # too many: fewer of them, or more of the others (p < q here, as high < n)
-            kind = Span(False, max(1, _above(q * (c - 1) - p * n, q - p)),
-                        min(c, n - 1, _below(b * (c + 1) - a * n, b - a)))
-            others = None if p == 0 else Span(
-                True, max(1, _above(q * (c - 1) - p * n, p)),
-                None if a == 0 else _below(b * (c + 1) - a * n, a))
-        return Remedies(kind if kind and kind.possible else None,
-                        others if others and others.possible else None)
+        # Removing every figure of the base leaves nothing to judge: no remedy.
+        if c < self.limits(n)[0]:  # too few: more of them, or fewer of the others
+            kind = self._span(True, lambda k: (c + k, n + k), None)
+            others = self._span(False, lambda j: (c, n - j), min(n - c, n - 1))
+        else:  # too many: fewer of them, or more of the others
+            kind = self._span(False, lambda k: (c - k, n - k), min(c, n - 1))
+            others = self._span(True, lambda j: (c, n + j), None)
+        return Remedies(kind, others)
+
+    def _span(self, add: bool, moved: Callable[[int], tuple[int, int]],
+              most: int | None) -> Span | None:
+        """The run of k in 1…most (None: unbounded) for which `moved(k)` holds. Each of the
+        band's two limits is met on a run that starts at 1 or ends at the far end (the count
+        and the limits move together, a limit by at most one a step): found by bisection."""
+        last = _FAR if most is None else most
+        if last < 1:
+            return None
+
+        def low_ok(k: int) -> bool:
+            count, base = moved(k)
+            return count >= self.limits(base)[0]
+
+        def high_ok(k: int) -> bool:
+            count, base = moved(k)
+            return count <= self.limits(base)[1]
+
+        first, end = 1, last
+        for met in (low_ok, high_ok):
+            run = _run(met, first, end)
+            if run is None:
+                return None
+            first, end = run
+        return Span(add, first, None if most is None and end == _FAR else end)
 
     def hint(self, count: int, base: int, lang: Lang, base_en: str = "",
              base_ru: str = "") -> str:
@@ -106,14 +141,24 @@ class Band:
         return pick(lang, ", or ", " или ").join(parts)
 
 
-def _above(numerator: int, denominator: int) -> int:
-    """The least whole number greater than numerator / denominator (denominator > 0)."""
-    return numerator // denominator + 1
-
-
-def _below(numerator: int, denominator: int) -> int:
-    """The greatest whole number less than numerator / denominator (denominator > 0)."""
-    return (numerator - 1) // denominator
+def _run(met: Callable[[int], bool], first: int, last: int) -> tuple[int, int] | None:
+    """The k in first…last where `met` holds, `met` being true on a run that touches one end
+    (or on all or none of them)."""
+    at_first, at_last = met(first), met(last)
+    if at_first and at_last:
+        return first, last
+    if not at_first and not at_last:
+        return None
+    low, high = first, last
+    if at_first:  # true, then false: the last true
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if met(middle) else (low, middle - 1)
+        return first, low
+    while low < high:  # false, then true: the first true
+        middle = (low + high) // 2
+        low, high = (low, middle) if met(middle) else (middle + 1, high)
+    return low, last
 
 
 @dataclass(slots=True)  # built anew for every broken share: not frozen (see results.py)

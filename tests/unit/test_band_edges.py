@@ -1,5 +1,6 @@
-"""Bands round to whole figures in the player's favour: floor(lo·N) … ceil(hi·N) hold, one figure
-beyond does not. The limits below are worked out by hand from each rule's band."""
+"""The "about" bands round to whole figures in the player's favour, max(1, floor(lo·N)) …
+ceil(hi·N); hard bounds ("не менее", "максимум") do not round: ceil(x·N) for at least,
+floor(x·N) for at most. Each limit holds and one figure beyond does not. Worked out by hand."""
 
 from __future__ import annotations
 
@@ -51,6 +52,32 @@ def russian_medium_horse(k: int) -> dict[str, Any]:  # horse of 7
                                    some("heavy_foot", 30)))
 
 
+def magyar_foot_of_101(k: int) -> dict[str, Any]:  # army of 101
+    return army("magyars", *units(some("light_horse", 101 - k), some("light_foot", k)))
+
+
+def russian_medium_of(horse: int) -> Builder:
+    def build(k: int) -> dict[str, Any]:
+        return army("russians", *units(some("medium_horse", k) + some("light_horse", horse - k),
+                                       some("heavy_foot", 30)))
+    return build
+
+
+def russian_crossbows_of_19(k: int) -> dict[str, Any]:  # foot of 19
+    return army("russians", *units(some("heavy_foot", 19 - k), some("light_foot", k, "crossbow")))
+
+
+def polish_crossbows_of_19(k: int) -> dict[str, Any]:  # light horse of 19
+    return army("poles", *units(some("medium_horse", 57, "lance"),
+                                some("light_horse", 19 - k, "javelins"),
+                                some("light_horse", k, "crossbow")))
+
+
+def mongols_of_two(k: int) -> dict[str, Any]:  # 2 figures, k medium lancers
+    return army("mongols", *units(some("medium_horse", k, "lance"),
+                                  some("light_horse", 2 - k, "bow")))
+
+
 def polish_crossbows(k: int) -> dict[str, Any]:  # light horse of 30
     return army("poles", *units(some("medium_horse", 90, "lance"),
                                 some("light_horse", 30 - k, "javelins"),
@@ -73,10 +100,13 @@ EDGES: list[tuple[str, Builder, int, bool]] = [
     ("tatars.horse_archers", tatar_archers, 6, True),
     ("tatars.horse_archers", tatar_archers, 14, True),
     ("tatars.horse_archers", tatar_archers, 15, False),
-    # ≤ 10 % of 21: 2.1 → 3
+    # hard: at most 10 % of 21: floor 2.1 = 2
     ("magyars.foot_share", magyar_foot, 0, True),
-    ("magyars.foot_share", magyar_foot, 3, True),
-    ("magyars.foot_share", magyar_foot, 4, False),
+    ("magyars.foot_share", magyar_foot, 2, True),
+    ("magyars.foot_share", magyar_foot, 3, False),
+    # hard: 10 % of 101 is 10.1, so 10 foot, not 11
+    ("magyars.foot_share", magyar_foot_of_101, 10, True),
+    ("magyars.foot_share", magyar_foot_of_101, 11, False),
     # 65–85 % of 13: 8.45 → 8 … 11.05 → 12
     ("magyars.light_horse", magyar_light_horse, 7, False),
     ("magyars.light_horse", magyar_light_horse, 8, True),
@@ -87,10 +117,28 @@ EDGES: list[tuple[str, Builder, int, bool]] = [
     ("russians.horse_share", russian_horse, 3, True),
     ("russians.horse_share", russian_horse, 10, True),
     ("russians.horse_share", russian_horse, 11, False),
-    # ≥ 75 % of 7: 5.25 → 5
-    ("russians.medium_horse", russian_medium_horse, 4, False),
-    ("russians.medium_horse", russian_medium_horse, 5, True),
+    # hard: at least 75 % of 7: ceil 5.25 = 6
+    ("russians.medium_horse", russian_medium_horse, 5, False),
+    ("russians.medium_horse", russian_medium_horse, 6, True),
     ("russians.medium_horse", russian_medium_horse, 7, True),
+    # hard: of 5 horse 3.75 → 4 (3 medium are 60 %); of 3 horse 2.25 → 3
+    ("russians.medium_horse", russian_medium_of(5), 3, False),
+    ("russians.medium_horse", russian_medium_of(5), 4, True),
+    ("russians.medium_horse", russian_medium_of(3), 2, False),
+    ("russians.medium_horse", russian_medium_of(3), 3, True),
+    # about 10 % of 19 foot: floor 0.95 = 0, but a share the seed names needs one figure
+    ("russians.crossbows", russian_crossbows_of_19, 0, False),
+    ("russians.crossbows", russian_crossbows_of_19, 1, True),
+    ("russians.crossbows", russian_crossbows_of_19, 3, True),  # ceil 2.85 = 3
+    ("russians.crossbows", russian_crossbows_of_19, 4, False),
+    # about 10 % of 19 light horse, the Polish crossbows: at least one
+    ("poles.light_crossbows", polish_crossbows_of_19, 0, False),
+    ("poles.light_crossbows", polish_crossbows_of_19, 1, True),
+    ("poles.light_crossbows", polish_crossbows_of_19, 3, True),
+    ("poles.light_crossbows", polish_crossbows_of_19, 4, False),
+    # a 2-figure Mongol army: a quarter of 2 rounds to 0, but the lancers must be there
+    ("mongols.medium_lancers", mongols_of_two, 0, False),
+    ("mongols.medium_lancers", mongols_of_two, 1, True),
     # 5–15 % of 30: 1.5 → 1 … 4.5 → 5
     ("poles.light_crossbows", polish_crossbows, 0, False),
     ("poles.light_crossbows", polish_crossbows, 1, True),

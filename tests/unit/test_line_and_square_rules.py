@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from app.rules import RULESETS
-from app.rules.line_and_square import LineAndSquareRoster, evaluate
+from app.rules.line_and_square import LineAndSquareRoster, break_points, evaluate
 
 
 def unit(**fields: Any) -> dict[str, Any]:
@@ -154,21 +156,45 @@ def test_allowed_actions_follow_the_class_and_the_formation(fields: dict[str, An
     assert evaluate(roster(unit(**fields))).result["units"][0]["actions"] == expected
 
 
-@pytest.mark.parametrize(("points", "half", "three_quarters"), [
-    ([30], 15, 23),  # 22.5 rounds up
-    ([10, 10, 7], 14, 21),  # 13.5 and 20.25 round up
-    ([12.5, 10], 12, 17),  # 11.25 and 16.875
-    ([20, 20], 20, 30),
+@pytest.mark.parametrize(("points", "morale_below", "flight_below"), [
+    ([30], 15, 8),  # the spec's example: 7.5 rounds up
+    ([10, 10, 7], 14, 7),  # 13.5 and 6.75 round up
+    ([12.5, 10], 12, 6),  # 11.25 and 5.625
+    ([20, 20], 20, 10),
     ([], 0, 0),
 ])
-def test_break_points_are_half_and_three_quarters_of_the_start_rounded_up(
-        points: list[float], half: int, three_quarters: int) -> None:
+def test_break_points_are_strength_below_half_and_below_a_quarter_rounded_up(
+        points: list[float], morale_below: int, flight_below: int) -> None:
     doc = roster(*(unit(points=p) for p in points), points_limit=100)
     found = evaluate(doc).result["break_points"]
     assert found["starting"] == sum(points)
-    assert (found["half"], found["three_quarters"]) == (half, three_quarters)
-    assert f"{half} of" in found["morale_text"]
-    assert f"{three_quarters} из" in evaluate(doc, "ru").result["break_points"]["flight_text"]
+    assert (found["morale_below"], found["flight_below"]) == (morale_below, flight_below)
+    # The fields the API had keep their values: half and three quarters, rounded up.
+    assert (found["half"], found["three_quarters"]) == (
+        math.ceil(Fraction(str(sum(points))) / 2), math.ceil(Fraction(str(sum(points))) * 3 / 4))
+    assert f"strength is below {morale_below} " in found["morale_text"]
+    assert f"ниже {flight_below} " in evaluate(doc, "ru").result["break_points"]["flight_text"]
+
+
+def test_the_texts_say_below_and_more_than_lost_never_once_so_many_are_lost() -> None:
+    result = evaluate(roster(unit(points=30)), "en").result["break_points"]
+    assert result["morale_text"].startswith(
+        "Morale test once strength is below 15 points (more than 15 lost)")
+    assert result["flight_text"].startswith(
+        "Flight once strength is below 8 points (more than 22 lost)")
+    ru = evaluate(roster(unit(points=21.5)), "ru").result["break_points"]
+    assert "ниже 11 очков (потеряно больше 10,5)" in ru["morale_text"]
+    assert "once" not in ru["morale_text"] and "of 30" not in result["morale_text"]
+
+
+@pytest.mark.parametrize(("strength", "state"), [
+    (30, "steady"), (15, "steady"),  # exactly half left: no test yet ("ниже 50%")
+    (Fraction(29, 2), "morale_test"), (8, "morale_test"),  # a quarter rounded up: 8
+    (Fraction(15, 2), "flight"), (0, "flight"),
+])
+def test_a_morale_test_comes_only_below_half_and_flight_only_below_a_quarter(
+        strength: Fraction, state: str) -> None:
+    assert break_points(Fraction(30)).state(Fraction(strength)) == state
 
 
 def test_the_square_summary_appears_only_when_a_unit_may_form_one() -> None:

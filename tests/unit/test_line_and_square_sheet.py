@@ -43,8 +43,9 @@ def test_the_sheet_gives_totals_break_points_and_legality() -> None:
     sheet = army_sheet(GUARD)
     assert (sheet.total, sheet.points_limit, sheet.default_limit, sheet.remaining) == (
         "21.5", 30, True, "8.5")
-    assert (sheet.morale_test_loss, sheet.flight_loss) == (11, 17)  # 10.75 and 16.125 up
-    assert "11 of 21.5" in sheet.break_points[0]
+    assert (sheet.morale_below, sheet.flight_below) == (11, 6)  # 10.75 and 5.375 up
+    assert "below 11 points (more than 10.5 lost)" in sheet.break_points[0]
+    assert "below 6 points (more than 15.5 lost)" in sheet.break_points[1]
     assert sheet.valid and sheet.legality == "Legal" and sheet.issues == ()
 
 

@@ -52,7 +52,7 @@ fractions = st.integers(0, 100).map(lambda n: Fraction(n, 100))
 @st.composite
 def broken(draw: st.DrawFn) -> tuple[Band, int, int]:
     lo, hi = sorted([draw(fractions), draw(fractions)])
-    band = Band(lo, hi)
+    band = Band(lo, hi, hard=draw(st.booleans()))
     base = draw(st.integers(1, 300))
     count = draw(st.integers(0, base))
     return band, count, base
@@ -95,9 +95,21 @@ def test_each_remedy_is_exactly_the_numbers_that_mend_the_share(
     # At most 10 % of 10 (1): 1 of 8 is at most 1 again; 3 of 21 rounds up to 3.
     (Band(Fraction(0), Fraction("0.1")), 3, 10, "remove 2 to 3, or add 11 or more other figures",
      "уберите от 2 до 3 или добавьте 11 или больше других фигур"),
-    # 50–60 % of none of 2; the one other figure left alone is 0 of 1, rounded down to 0.
-    (Band(Fraction("0.5"), Fraction("0.6")), 0, 2, "add 1 to 5 more, or remove 1 other figure",
-     "добавьте ещё от 1 до 5 или уберите 1 другую фигуру"),
+    # 50–60 % of none of 2: no figures are never "about half", so removing others cannot
+    # mend it (0 of 1 would round down to 0 in the player's favour, but a share needs one).
+    (Band(Fraction("0.5"), Fraction("0.6")), 0, 2, "add 1 to 5 more",
+     "добавьте ещё от 1 до 5"),
+    # Hard "at least 75 %" of 5 (ceil 3.75 = 4), 3 medium of 5: 1 more is 4 of 6 (ceil 4.5
+    # = 5, still short), 2 more is 5 of 7 (ceil 5.25 = 6)…: only 3 or more; or remove 1 other
+    # (3 of 4, ceil 3 = 3), 2 others leave 3 of 3.
+    (Band(Fraction("0.75"), Fraction(1), hard=True), 3, 5,
+     "add 3 or more, or remove 1 to 2 other figures",
+     "добавьте ещё 3 или больше или уберите от 1 до 2 других фигур"),
+    # Hard "at most 10 %" of 101 (floor 10.1 = 10), 11 foot: remove 1 to 11, or add 9 or more
+    # others (11 of 110 = floor 11).
+    (Band(Fraction(0), Fraction("0.1"), hard=True), 11, 101,
+     "remove 1 to 11, or add 9 or more other figures",
+     "уберите от 1 до 11 или добавьте 9 или больше других фигур"),
 ])
 def test_the_remedies_read_as_players_write(band: Band, count: int, base: int, en: str,
                                             ru: str) -> None:
@@ -172,7 +184,7 @@ def test_a_share_past_its_band_is_not_printed_as_the_band_edge() -> None:
     doc = army("poles", unit(line("medium_horse", 2550, "lance")),
                unit(line("light_horse", 2549)), unit(line("light_horse", 451, "crossbow")))
     text = message(doc, "poles.light_crossbows")
-    assert "451 of 3000 light horse figures = 15.03 %, must be 5–15 %" in text
+    assert "451 of 3000 light horse figures = 15.03 %, must be about 10 %, 5–15 %" in text
 
 
 def test_the_some_limit_shrinks_with_the_figures_removed_to_meet_it() -> None:

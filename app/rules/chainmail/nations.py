@@ -11,9 +11,11 @@ from app.rules.chainmail.tally import (
     ARMY,
     FOOT,
     HEAVY_FOOT,
+    HEAVY_FOOT_TROOPS,
     HEAVY_HORSE,
     HORSE,
     LIGHT_FOOT,
+    LIGHT_FOOT_TROOPS,
     LIGHT_HORSE,
     Figures,
     Tally,
@@ -24,8 +26,19 @@ E, W = Severity.error, Severity.warning
 BOWS = troops("bow", "composite_bow")
 
 
-def band(lo: str, hi: str) -> Band:
-    return Band(Fraction(lo), Fraction(hi))
+def band(lo: str, hi: str, word: tuple[str, str] | None = None) -> Band:
+    """An "about" band (the seed's "около", "приблизительно", "большинство" …)."""
+    return Band(Fraction(lo), Fraction(hi), word=word)
+
+
+def hard(lo: str, hi: str) -> Band:
+    """A hard bound (the seed's "не менее", "максимум"): not rounded."""
+    return Band(Fraction(lo), Fraction(hi), hard=True)
+
+
+MAJORITY = ("a majority", "большинство")
+MOSTLY = ("mostly", "преимущественно")
+HIGH_SHARE = ("a high share", "высокий процент")
 
 
 @dataclass(frozen=True)
@@ -97,6 +110,14 @@ def _no_heavy_horse(prefix: str) -> NoneRule:
                     "No heavy horse", "Без тяжёлой конницы")
 
 
+def _light_foot_only(prefix: str) -> NoneRule:
+    return NoneRule(f"{prefix}.foot_types", E,
+                    _f("foot other than light foot", "пехота, кроме лёгкой", troop_class="foot",
+                       except_troops=LIGHT_FOOT_TROOPS),
+                    "Foot are light foot only (peasants count as light foot)",
+                    "Пехота только лёгкая (крестьяне — лёгкая пехота)")
+
+
 def _steppe(prefix: str, archers: Band) -> tuple[Rule, ...]:
     return (
         NoneRule(f"{prefix}.no_foot", E, _f("foot", "пехота", troop_class="foot"),
@@ -129,14 +150,13 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
                      troops=troops("light_horse"), weapons=BOWS),
                   LIGHT_HORSE, band("0.15", "0.35")),
         ShareRule("magyars.foot_share", E, _f("foot", "пехота", troop_class="foot"),
-                  ARMY, band("0", "0.10"), waived_by_fortifications=True),
-        NoneRule("magyars.foot_types", E,
-                 _f("foot other than light foot", "пехота, кроме лёгкой", troop_class="foot",
-                    except_troops=troops("light_foot")),
-                 "Foot are light foot only", "Пехота только лёгкая"),
+                  ARMY, hard("0", "0.10"), waived_by_fortifications=True),
+        _light_foot_only("magyars"),
     ),
     "mongols": _steppe("mongols", band("0.40", "0.60")),
-    "tatars": _steppe("tatars", band("0.30", "0.60")),
+    # "Возможно, Конных Лучников будет немного меньше" than the Mongols' half.
+    "tatars": _steppe("tatars", band("0.30", "0.60", ("a little under half",
+                                                      "немного меньше половины"))),
     "poles": (
         _no_heavy_horse("poles"),
         ShareRule("poles.medium_lancers", E,
@@ -147,10 +167,17 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
                   _f("light horse with crossbows", "лёгкие всадники с арбалетами",
                      troops=troops("light_horse"), weapons=troops("crossbow")),
                   LIGHT_HORSE, band("0.05", "0.15")),
+        # "Оставшаяся часть - Лёгкая": the horse that are not medium lancers are light horse
+        # (heavy horse are poles.horse_types' own).
+        NoneRule("poles.other_horse", E,
+                 _f("medium horse without lances", "средние всадники без копий",
+                    troops=troops("medium_horse"), except_weapons=troops("lance")),
+                 "The other horse are light horse", "Остальная конница лёгкая"),
         NoneRule("poles.foot_types", W,
                  _f("foot other than heavy or light foot", "пехота, кроме тяжёлой и лёгкой",
-                    troop_class="foot", except_troops=troops("heavy_foot", "light_foot")),
-                 "Foot are heavy or light foot", "Пехота тяжёлая или лёгкая"),
+                    troop_class="foot", except_troops=HEAVY_FOOT_TROOPS | LIGHT_FOOT_TROOPS),
+                 "Foot are heavy or light foot (militia and peasants included)",
+                 "Пехота тяжёлая или лёгкая (ополчение и крестьяне тоже)"),
     ),
     "russians": (
         ShareRule("russians.horse_share", E, _f("horse", "конница", troop_class="horse"),
@@ -158,32 +185,33 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
         _no_heavy_horse("russians"),
         ShareRule("russians.medium_horse", E,
                   _f("medium horse", "средняя конница", troops=troops("medium_horse")),
-                  HORSE, band("0.75", "1")),
+                  HORSE, hard("0.75", "1")),
         ShareRule("russians.heavy_foot", E,
-                  _f("heavy foot", "тяжёлая пехота", troops=troops("heavy_foot")),
+                  _f("heavy foot (militia included)", "тяжёлая пехота (с ополчением)",
+                     troops=HEAVY_FOOT_TROOPS),
                   ARMY, band("0.40", "0.60")),
         ShareRule("russians.polearms", W,
-                  _f("heavy foot with polearms", "тяжёлая пехота с древковым оружием",
-                     troops=troops("heavy_foot"), weapons=troops("polearm")),
-                  HEAVY_FOOT, band("0.5", "1")),
+                  _f("heavy foot with polearms (militia included)",
+                     "тяжёлая пехота с древковым оружием (с ополчением)",
+                     troops=HEAVY_FOOT_TROOPS, weapons=troops("polearm")),
+                  HEAVY_FOOT, band("0.5", "1", MAJORITY)),
         ShareRule("russians.crossbows", E,
-                  _f("light foot with crossbows", "лёгкая пехота с арбалетами",
-                     troops=troops("light_foot"), weapons=troops("crossbow")),
+                  _f("light foot with crossbows (peasants included)",
+                     "лёгкая пехота с арбалетами (с крестьянами)",
+                     troops=LIGHT_FOOT_TROOPS, weapons=troops("crossbow")),
                   FOOT, band("0.05", "0.15")),
     ),
     "saracens": (
-        NoneRule("saracens.foot_types", E,
-                 _f("foot other than light foot", "пехота, кроме лёгкой", troop_class="foot",
-                    except_troops=troops("light_foot")),
-                 "Foot are light foot only", "Пехота только лёгкая"),
+        _light_foot_only("saracens"),
         ShareRule("saracens.archers", W,
-                  _f("light foot with bows", "лёгкая пехота с луками",
-                     troops=troops("light_foot"), weapons=troops("bow")),
-                  LIGHT_FOOT, band("0.5", "1")),
+                  _f("light foot with bows (peasants included)",
+                     "лёгкая пехота с луками (с крестьянами)",
+                     troops=LIGHT_FOOT_TROOPS, weapons=troops("bow")),
+                  LIGHT_FOOT, band("0.5", "1", HIGH_SHARE)),
         _no_heavy_horse("saracens"),
         ShareRule("saracens.light_horse", W,
                   _f("light horse", "лёгкая конница", troops=troops("light_horse")),
-                  HORSE, band("0.5", "1")),
+                  HORSE, band("0.5", "1", MOSTLY)),
     ),
     "scots": (
         NoneRule("scots.foot_pikes", E,
@@ -195,7 +223,7 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
         ShareRule("spanish.knights_medium", W,
                   _f("medium horse among knights", "средние всадники среди рыцарей",
                      troops=troops("medium_horse"), knights=True),
-                  _f("knights' ", " рыцарей", knights=True), band("0.5", "1")),
+                  _f("knights' ", " рыцарей", knights=True), band("0.5", "1", MOSTLY)),
         ShareRule("spanish.light_javelins", E,
                   _f("light horse with javelins", "лёгкие всадники с дротиками",
                      troops=troops("light_horse"), weapons=troops("javelins"), knights=False),

@@ -7,6 +7,7 @@ from app.rules.chainmail.catalogue import TROOPS, WEAPONS
 from app.rules.chainmail.pricing import PricedRoster
 from app.rules.chainmail.roster import ChainmailRoster, Unit
 from app.rules.points_limit import points_limit_check
+from app.rules.words import counted
 
 # "Light horse may be mixed with medium, and medium with heavy; other types may not be mixed."
 MIXABLE: tuple[frozenset[str], ...] = (
@@ -46,7 +47,7 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
                pick(lang, "Units have figures", "В отрядах есть фигуры"),
                pick(lang, "has no figures", "нет фигур"),
                pick(lang, "add a line of figures or remove the unit",
-                    "добавьте линию фигур или удалите отряд"))
+                    "добавьте строку фигур или удалите отряд"))
     kinds = {line.troop for line in unit.lines}
     if len(kinds) > 1 and frozenset(kinds) not in MIXABLE:
         mixed = sorted(kinds, key=TROOP_ORDER.__getitem__)
@@ -106,6 +107,21 @@ def unit_checks(roster: ChainmailRoster, lang: Lang) -> list[RuleCheck]:
             kept.append(RuleCheck(code, title, f"{title}: {pick(lang, 'all units', 'все отряды')}",
                                   True, Severity.error))
     return problems + kept
+
+
+def empty_check(roster: ChainmailRoster, lang: Lang) -> RuleCheck:
+    """army.empty: with no figures every share rule holds on a base of none, so the roster
+    is not called legal in silence (engines are not figures)."""
+    figures = sum(line.figures for unit in roster.units for line in unit.lines)
+    title = pick(lang, "The army has figures", "В армии есть фигуры")
+    if figures:
+        return RuleCheck("army.empty", title, f"{title}: {counted(figures, 'figure', lang)}",
+                         True, Severity.warning, value=str(figures))
+    return RuleCheck("army.empty", title,
+                     pick(lang, "The army has no figures yet: nothing to judge",
+                          "В армии пока нет фигур: судить не о чем"),
+                     False, Severity.warning, value="0",
+                     hint=pick(lang, "add a unit with figures", "добавьте отряд с фигурами"))
 
 
 def commander_checks(roster: ChainmailRoster, lang: Lang) -> list[RuleCheck]:

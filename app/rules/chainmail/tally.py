@@ -83,6 +83,12 @@ ARMY = Figures("", "")
 FOOT = Figures("foot ", " пехоты", troop_class="foot")
 HORSE = Figures("horse ", " конницы", troop_class="horse")
 LIGHT_HORSE = Figures("light horse ", " лёгкой конницы", troops=troops("light_horse"))
-LIGHT_FOOT = Figures("light foot ", " лёгкой пехоты", troops=troops("light_foot"))
-HEAVY_FOOT = Figures("heavy foot ", " тяжёлой пехоты", troops=troops("heavy_foot"))
+# Militia fight as heavy foot and peasants as light foot: so they count in every national
+# rule and in Table 18 (§6), and the base's name says so.
+HEAVY_FOOT_TROOPS = troops("heavy_foot", "militia")
+LIGHT_FOOT_TROOPS = troops("light_foot", "peasant")
+LIGHT_FOOT = Figures("light foot (peasants included) ", " лёгкой пехоты (с крестьянами)",
+                     troops=LIGHT_FOOT_TROOPS)
+HEAVY_FOOT = Figures("heavy foot (militia included) ", " тяжёлой пехоты (с ополчением)",
+                     troops=HEAVY_FOOT_TROOPS)
 HEAVY_HORSE = Figures("heavy horse", "тяжёлая конница", troops=troops("heavy_horse"))

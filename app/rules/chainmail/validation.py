@@ -5,7 +5,12 @@ from __future__ import annotations
 from app.rules.base import Issue, Lang, RuleCheck
 from app.rules.chainmail.far_east import far_east_checks
 from app.rules.chainmail.nations import national_checks
-from app.rules.chainmail.organisation import commander_checks, over_limit, unit_checks
+from app.rules.chainmail.organisation import (
+    commander_checks,
+    empty_check,
+    over_limit,
+    unit_checks,
+)
 from app.rules.chainmail.pricing import PricedRoster, price
 from app.rules.chainmail.roster import ChainmailRoster
 from app.rules.chainmail.tally import tally
@@ -16,7 +21,8 @@ def assess(roster: ChainmailRoster, lang: Lang = "en",
     """Every rule that applies to the roster, kept or not, in the order the panel shows them."""
     priced = priced or price(roster)
     counts = tally(roster)
-    checks = over_limit(roster, priced, lang)
+    checks = [empty_check(roster, lang)]
+    checks += over_limit(roster, priced, lang)
     checks += unit_checks(roster, lang)
     checks += commander_checks(roster, lang)
     checks += national_checks(roster.nation, counts, roster.historical,

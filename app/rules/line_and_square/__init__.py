@@ -64,7 +64,8 @@ def unit_json(unit: Unit) -> dict[str, Any]:
 
 def break_points_json(points: BreakPoints, lang: Lang) -> dict[str, Any]:
     return {"starting": points_json(points.starting), "half": points.half,
-            "three_quarters": points.three_quarters, "morale_text": points.morale_text(lang),
+            "three_quarters": points.three_quarters, "morale_below": points.morale_below,
+            "flight_below": points.flight_below, "morale_text": points.morale_text(lang),
             "flight_text": points.flight_text(lang)}
 
 

@@ -43,8 +43,10 @@ class UnitOut(BaseModel):
 
 class BreakPointsOut(BaseModel):
     starting: int | float  # the army's starting points total
-    half: int  # points lost at which every unit tests morale (rounded up)
-    three_quarters: int  # points lost at which the rest flee (rounded up)
+    half: int  # half the starting points, rounded up
+    three_quarters: int  # three quarters of the starting points, rounded up
+    morale_below: int  # every unit tests morale once strength is below this (⌈S/2⌉)
+    flight_below: int  # the rest flee once strength is below this (⌈S/4⌉)
     morale_text: str
     flight_text: str
 

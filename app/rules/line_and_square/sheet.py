@@ -72,8 +72,8 @@ class LineAndSquareSheet:
     figures: int
     officers: int
     units: tuple[SheetUnit, ...]
-    morale_test_loss: int  # points lost when every unit tests morale
-    flight_loss: int  # points lost when the rest flee
+    morale_below: int  # every unit tests morale once strength is below this
+    flight_below: int  # the rest flee once strength is below this
     break_points: tuple[str, str]  # both thresholds in words
     valid: bool
     legality: str
@@ -148,7 +148,7 @@ def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareS
         remaining=points_text(Fraction(result["remaining"]), lang),
         over_limit=result["remaining"] < 0,
         figures=result["figures"], officers=result["officers"], units=tuple(units),
-        morale_test_loss=points["half"], flight_loss=points["three_quarters"],
+        morale_below=points["morale_below"], flight_below=points["flight_below"],
         break_points=(points["morale_text"], points["flight_text"]),
         valid=result["valid"],
         legality=legality_text((i["severity"] for i in result["issues"]), lang),
