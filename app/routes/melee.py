@@ -103,7 +103,8 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
     units = stored.document.units  # type: ignore[attr-defined]
     if side.unit >= len(units):
         raise _refuse(f"{field}.unit", pick(
-            lang, f"roster {side.roster} has {len(units)} units (indexes 0 to "
+            lang, f"roster {side.roster} has 1 unit (index 0)" if len(units) == 1 else
+                  f"roster {side.roster} has {len(units)} units (indexes 0 to "
                   f"{len(units) - 1})" if units else f"roster {side.roster} has no units",
             f"в армии {side.roster} отрядов: {len(units)}"), missing=True)
     return units[side.unit], (stored.id, side.unit)

@@ -67,8 +67,12 @@ def _plural_form(lang: Lang) -> Callable[[Decimal], str]:
     return Locale(lang).plural_form  # type: ignore[no-any-return]
 
 
-def legality_text(severities: Iterable[Severity | str], lang: Lang) -> str:
-    """The list's legality in one line: 'Legal' or 'Not legal: 2 errors, 1 warning'."""
+def legality_text(severities: Iterable[Severity | str], lang: Lang, empty: bool = False) -> str:
+    """The list's legality in one line: 'Legal' or 'Not legal: 2 errors, 1 warning'; an army
+    with no figures (army.empty) has nothing to judge yet."""
+    if empty:
+        return pick(lang, "Nothing to judge yet: the army has no figures",
+                    "Судить пока не о чем: в армии нет фигур")
     values = [Severity(s).value for s in severities]
     errors, warnings = values.count("error"), values.count("warning")
     parts = [counted(errors, "error", lang)] if errors else []

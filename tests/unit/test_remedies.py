@@ -192,7 +192,7 @@ def test_the_some_limit_shrinks_with_the_figures_removed_to_meet_it() -> None:
     assert _some_removals([Found("heavy_foot", 3)], 11) == {"heavy_foot": 2}
     assert _some_removals([Found("a", 5), Found("b", 5)], 12) == {"a": 4, "b": 4}
     doc = army("china", unit(line("light_foot", 8)), unit(line("heavy_foot", 3, "polearm")))
-    assert message(doc, "china.some").endswith("remove 2 heavy foot")
+    assert message(doc, "china.some").endswith("heavy foot (militia included): remove 2 figures")
     mended = army("china", unit(line("light_foot", 8)), unit(line("heavy_foot", 1, "polearm")))
     assert "china.some" not in {i.code for i in validate(ChainmailRoster.model_validate(mended))}
 
@@ -230,7 +230,7 @@ def test_a_limit_of_one_point_is_one_point() -> None:
 def test_the_some_rule_agrees_its_russian_with_its_numbers() -> None:
     doc = army("china", unit(line("light_foot", 8)), unit(line("heavy_foot", 3, "polearm")))
     text = message(doc, "china.some", "ru")
-    assert "из 11 фигур" in text and text.endswith("тяжёлая пехота: уберите 2 фигуры")
+    assert "из 11 фигур" in text and text.endswith("тяжёлая пехота (с ополчением): уберите 2 фигуры")
     from app.rules.chainmail.validation import assess
 
     checks = {c.code: c for c in assess(ChainmailRoster.model_validate(doc), "ru")}
@@ -239,3 +239,15 @@ def test_the_some_rule_agrees_its_russian_with_its_numbers() -> None:
     kept = {c.code: c for c in assess(ChainmailRoster.model_validate(none), "ru")}["china.some"]
     assert kept.summary.endswith(": нет") and "из" not in kept.summary.split(":")[-1]
     assert kept.band == "не более 3 фигур каждого вида"  # 10 % of 21, rounded up
+
+
+def test_english_hints_agree_their_nouns_with_their_numbers() -> None:
+    # Japan: 4 arquebusiers of 24 against "some" (at most 3); one fewer leaves 3 of 23.
+    doc = army("japan", unit(line("light_foot", 20, "polearm")), unit(line("light_foot", 4,
+                                                                           "arquebus")))
+    text = message(doc, "japan.some")
+    assert text.endswith("arquebusiers: remove 1 figure")
+    assert "remove 1 arquebusiers" not in text
+    heavy = army("china", unit(line("light_foot", 20, "polearm")),
+                 unit(line("heavy_horse", 1, "lance")))
+    assert message(heavy, "china.unlisted").endswith("heavy horse: remove 1 figure")

@@ -121,6 +121,6 @@ def test_russian_words_agree_with_their_numbers_on_sheets_and_exports(
     sheet = client.get(f"/r/{roster_id}/print?lang=ru").text
     # 251 figures: the morale test comes at a third (84); more figures than boxes are counted
     # after "и ещё", which needs no noun to agree with.
-    assert "когда потеряна треть фигур (84 из 251, 33,3 %)" in sheet
+    assert "когда потеряно 84 из 251 фигуры (треть)" in sheet
     assert re.search(r"и ещё \d+ — отмечайте потери здесь", sheet)
     assert "фигур ещё" not in sheet

@@ -35,14 +35,16 @@ def test_the_plain_text_export_lists_units_chances_and_break_points(client: Test
     response = client.get(f"/api/v1/rosters/{roster_id}/export.txt?lang={lang}")
     assert response.status_code == 200
     text = response.text
-    # 21.5 points: half is 10.75, three quarters 16.125, both rounded up.
+    # 21.5 points: half is 10.75, a quarter 5.375, both rounded up; "below" is strict.
     if lang == "en":
         assert "21.5 of 30 points (8.5 left, the usual limit)" in text
-        assert "morale tests once 11 points are lost, the rest flee once 17 are lost" in text
+        assert "Morale test once strength is below 11 points (more than 10.5 lost)" in text
+        assert "Flight once strength is below 6 points (more than 15.5 lost)" in text
         assert "1. 1-й батальон — Grenadiers, 16 figures, 12.5 points, officer" in text
         assert "Actions: Shoot, March column, Rally" in text
     else:
         assert "21,5 из 30 очков (осталось 8,5, обычный лимит)" in text
+        assert "ниже 11 очков (потеряно больше 10,5)" in text
         assert "Гренадеры, 16 фигур, 12,5 очка, офицер" in text
         assert "Действия: Движение, Атака, Перестрелка, Сбор" in text
     # Discipline −1 in loose order: needs 7 (21 of 36), 8 with a marker, 9 with two.
@@ -69,10 +71,10 @@ def test_the_print_sheet_shows_profiles_chances_break_points_and_the_square(
     assert response.status_code == 200
     words = text_of(response.text)
     assert "Линия и каре" in words and "По правилам" in words
-    assert "Когда потеряно 11 из 21,5 очка (половина)" in words
+    assert "когда сила падает ниже 11 очков (потеряно больше 10,5)" in words
     assert "без офицера: 35/36 · 33/36 · 30/36" in words
     assert "офицер рядом: 26/36 · 21/36 · 15/36" in words
-    assert "Каре (1-й батальон)" in words and "Кавалерия атакует каре только на 6 кубах." in words
+    assert "Каре (1-й батальон)" in words and "только на 6 кубах»" in words
     assert "Тест на приказ" in words
     assert response.text.count('class="box"') == 16 + 8
 

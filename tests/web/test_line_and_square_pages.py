@@ -233,9 +233,11 @@ def test_the_share_view_shows_stats_chances_actions_and_break_points_without_for
     assert "Line infantry" in words and "Square" in words
     # Discipline 0 in square (+1): needs 5, 30 of 36; with the officer needs 4, 33.
     assert "30/36 83.3 %" in words and "33/36 91.7 %" in words
-    assert "Morale tests after losing 15 pts" in words
-    assert "Army flees after losing 23 pts" in words
-    assert "Cavalry hit a square only on 6s." in words
+    # 30 points: a test below 15 left, flight below 8 (strictly: "падает ниже").
+    assert "Morale test once strength is below 15 pts" in words
+    assert "Army flees once strength is below 8 pts" in words
+    assert "Cavalry hit a square only on a 6 (the seed: «Кавалерия атакуют Каре только на 6 " \
+           "кубах»)." in words
     actions = re.search(r'<p class="ls-actions">(.*?)</p>', page, re.S).group(1)
     assert "Move" not in actions and "Shoot" in actions
 
@@ -301,7 +303,8 @@ def test_the_calculator_and_rules_page_speak_russian(client: TestClient) -> None
     assert "Сомкнутый строй" in words
     rules = text_of(client.get("/rules/line_and_square", headers=RU).text)
     assert "Иррегулярная кавалерия" in rules
-    assert "Кавалерия атакует каре только на 6 кубах." in rules
+    assert "«Кавалерия атакуют Каре только на 6 кубах»: кавалерия попадает по каре только на 6." \
+        in rules
 
 
 def test_the_rules_page_tabulates_the_classes_and_links_the_calculator(
@@ -368,6 +371,6 @@ def test_the_other_systems_refusals_still_say_otryad(client: TestClient) -> None
     chainmail = {"op": "update_unit", "unit": "0", "troop_0": "light_horse",
                  "weapon_0": "composite_bow"}
     assert refusal_of(client, roster_id, RU, **chainmail, figures_0="десять") == \
-        "Отряд 1, линия 1, Фигуры: «десять» — не целое число"
+        "Отряд 1, строка 1, Фигуры: «десять» — не целое число"
     assert refusal_of(client, roster_id, RU, **chainmail, figures_0="0") == \
-        "Отряд 1, линия 1, Фигуры: должно быть не меньше 1"
+        "Отряд 1, строка 1, Фигуры: должно быть не меньше 1"

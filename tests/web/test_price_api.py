@@ -129,8 +129,8 @@ def test_messages_are_english_by_default_and_russian_with_lang_ru(pricing: TestC
                  unit(line("light_horse", 4, "javelins")))
     (english,) = post(pricing, horde).json()["issues"]
     assert english["message"] == (
-        "light horse with bows: 6 of 20 figures = 30 %, must be 40–60 % — add 2 to 17 more, "
-        "or remove 3 to 11 other figures")
+        "light horse with bows: 6 of 20 figures = 30 %, must be about 50 %, 40–60 % — "
+        "add 2 to 17 more, or remove 3 to 11 other figures")
     assert post(pricing, horde, "en").json()["issues"] == [english]
     (russian,) = post(pricing, horde, "ru").json()["issues"]
     assert russian["code"] == english["code"]

@@ -71,7 +71,7 @@ def test_the_sheet_shows_units_costs_and_totals(client: TestClient) -> None:
     # 20 × (1 + 4) + 4 × 5 / 2 = 110 of 500
     assert "110 of 500 (390 left)" in html
     assert "24 (foot 20, horse 4)" in html
-    assert "when a third of the figures are lost (8 of 24, 33.3 %)" in html
+    assert "once 8 of 24 figures are lost (a third)" in html
 
 
 def test_each_unit_gets_one_casualty_box_per_figure(client: TestClient) -> None:

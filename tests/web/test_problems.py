@@ -19,10 +19,10 @@ RU = {"Accept-Language": "ru"}
 
 @pytest.mark.parametrize(("lang", "field", "unit", "label"), [
     ("en", "units[2].lines[0].figures", None, "Unit 3, line 1, Figures"),
-    ("ru", "units[2].lines[0].figures", None, "Отряд 3, линия 1, Фигуры"),
+    ("ru", "units[2].lines[0].figures", None, "Отряд 3, строка 1, Фигуры"),
     ("en", "figures_1", "0", "Unit 1, line 2, Figures"),
     ("en", "engines[1].count", None, "Engine 2, Count"),
-    ("ru", "engines[1].count", None, "Машина 2, Количество"),
+    ("ru", "engines[1].count", None, "Орудие 2, Количество"),
     ("en", "units[0].lines[0].count", None, "Unit 1, line 1, Warriors"),
     ("en", "count_0", "3", "Unit 4, line 1, Warriors"),
     ("ru", "points_limit", None, "Лимит очков"),
@@ -40,7 +40,7 @@ def test_fields_are_named_as_the_forms_show_them(lang: str, field: str, unit: st
     ("ru", "line_and_square", "figures", "0", "Подразделение 1, Фигуры"),
     ("ru", "line_and_square", "unit_name", "1", "Подразделение 2, Название подразделения"),
     ("en", "line_and_square", "figures", "0", "Unit 1, Figures"),
-    ("ru", "chainmail", "figures_0", "0", "Отряд 1, линия 1, Фигуры"),
+    ("ru", "chainmail", "figures_0", "0", "Отряд 1, строка 1, Фигуры"),
     ("ru", "formation_density", "units[0].files", None, "Отряд 1, Воинов в шеренге"),
     ("ru", None, "figures", "0", "Отряд 1, Фигуры"),
 ])
@@ -67,8 +67,8 @@ def test_the_models_refusals_are_worded_in_the_pages_language() -> None:
         "Unit 1, line 1, Figures: must be at least 1")
     i18n.use_lang("ru")
     assert problem_text(errors) == (
-        "Название: не больше 120 символов; Отряд 1, линия 1, Тип войск: такого варианта нет; "
-        "Отряд 1, линия 1, Фигуры: должно быть не меньше 1")
+        "Название: не больше 120 символов; Отряд 1, строка 1, Тип войск: такого варианта нет; "
+        "Отряд 1, строка 1, Фигуры: должно быть не меньше 1")
 
 
 def test_a_number_field_may_send_what_the_browser_reads_as_a_whole_number() -> None:
@@ -82,7 +82,7 @@ def test_a_number_field_may_send_what_the_browser_reads_as_a_whole_number() -> N
     with pytest.raises(EditError) as refused:
         whole(Form([("figures_0", "десять")]), "figures_0")
     assert edit_problem(refused.value.field, refused.value.message, "0") == \
-        "Отряд 1, линия 1, Фигуры: «десять» — не целое число"
+        "Отряд 1, строка 1, Фигуры: «десять» — не целое число"
 
 
 def test_a_russian_editor_says_what_is_wrong_in_russian(client: TestClient) -> None:
@@ -92,8 +92,8 @@ def test_a_russian_editor_says_what_is_wrong_in_russian(client: TestClient) -> N
     data = {"csrf": client.cookies.get("muster_csrf"), "version": str(before),
             "op": "update_unit", "unit": "0", "troop_0": "light_horse",
             "weapon_0": "composite_bow"}
-    for figures, words in (("десять", "Отряд 1, линия 1, Фигуры: «десять» — не целое число"),
-                           ("0", "Отряд 1, линия 1, Фигуры: должно быть не меньше 1")):
+    for figures, words in (("десять", "Отряд 1, строка 1, Фигуры: «десять» — не целое число"),
+                           ("0", "Отряд 1, строка 1, Фигуры: должно быть не меньше 1")):
         answer = client.post(f"/r/{roster_id}/edit", data={**data, "figures_0": figures},
                              headers={**HX, **RU})
         assert answer.status_code == 422 and words in unescape(answer.text)
@@ -116,7 +116,7 @@ def test_a_russian_home_page_refuses_a_new_army_in_russian(client: TestClient) -
     answer = client.post("/rosters/import", data={"csrf": csrf_of(client)}, headers=RU,
                          files={"file": ("army.json", bad, "application/json")})
     assert answer.status_code == 422
-    assert "Отряд 1, линия 1, Тип войск: такого варианта нет" in unescape(answer.text)
+    assert "Отряд 1, строка 1, Тип войск: такого варианта нет" in unescape(answer.text)
 
 
 def test_the_api_keeps_its_own_words_and_paths(client: TestClient) -> None:

@@ -52,7 +52,8 @@ def test_an_edit_link_asking_for_russian_opens_the_editor_in_russian(client: Tes
     assert opened.headers["location"] == f"/r/{created['id']}/edit?lang=ru"
     editor = client.get(opened.headers["location"]).text
     assert '<html lang="ru">' in editor
-    assert "По правилам" in editor or "Не по правилам" in editor  # the verdict, in Russian
+    # The verdict, in Russian: an army of no units has nothing to judge yet.
+    assert "Судить пока не о чем: в армии нет фигур" in editor
 
 
 # ---------------------------------------------------------------- the decimal comma

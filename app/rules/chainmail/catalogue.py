@@ -133,9 +133,9 @@ NATIONS: dict[str, Nation] = {
         Nation("saracens", "Сарацины", "Saracens"),
         Nation("scots", "Шотландцы", "Scots"),
         Nation("spanish", "Испанцы", "Spanish"),
-        Nation("china", "Китай", "China"),
-        Nation("korea", "Корея", "Korea"),
-        Nation("japan", "Япония", "Japan"),
+        Nation("china", "Китайцы", "Chinese"),
+        Nation("korea", "Корейцы", "Koreans"),
+        Nation("japan", "Японцы", "Japanese"),
     )
 }
 

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.rules.base import Lang, RuleCheck, Severity, percent_text, pick
-from app.rules.chainmail.tally import Figures, Tally, troops
+from app.rules.chainmail.tally import (
+    HEAVY_FOOT_TROOPS,
+    LIGHT_FOOT_TROOPS,
+    Figures,
+    Tally,
+    troops,
+)
 from app.rules.words import counted
 
 Availability = Literal["yes", "no", "some", "possible"]
@@ -20,9 +26,10 @@ MISSILES = troops("bow", "composite_bow", "longbow", "crossbow", "arquebus")
 
 CATEGORIES: dict[str, Figures] = {
     "armored_foot": Figures("armored foot", "бронированная пехота", troops=troops("armored_foot")),
-    "heavy_foot": Figures("heavy foot", "тяжёлая пехота", troops=troops("heavy_foot", "militia")),
-    "light_foot": Figures("light foot", "лёгкая пехота", troops=troops("light_foot", "peasant"),
-                          except_weapons=MISSILES),
+    "heavy_foot": Figures("heavy foot (militia included)", "тяжёлая пехота (с ополчением)",
+                          troops=HEAVY_FOOT_TROOPS),
+    "light_foot": Figures("light foot (peasants included)", "лёгкая пехота (с крестьянами)",
+                          troops=LIGHT_FOOT_TROOPS, except_weapons=MISSILES),
     "archers": Figures("archers", "лучники", troop_class="foot",
                        weapons=troops("bow", "composite_bow")),
     "arquebusiers": Figures("arquebusiers", "аркебузиры", weapons=troops("arquebus")),
@@ -97,8 +104,10 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
                  f"Войска «немного», не более {SOME_SHARE_PERCENT} % каждого вида")
     parts = [f"{f.text(lang)} = {percent_text_of(f.count, army, lang)} %" for f in some]
     value = ", ".join(parts) if parts else pick(lang, "none", "нет")
-    # "тяжёлая пехота: уберите 2 фигуры" (the category's name stays in the nominative)
-    hint = "; ".join(pick(lang, f"remove {removals[f.category]} {CATEGORIES[f.category].en}",
+    # "тяжёлая пехота: уберите 2 фигуры", "arquebusiers: remove 1 figure" (the category's
+    # name stays as the table writes it, the noun agrees with the number)
+    hint = "; ".join(pick(lang, f"{CATEGORIES[f.category].en}: remove "
+                                f"{counted(removals[f.category], 'figure', lang)}",
                           f"{CATEGORIES[f.category].ru}: уберите "
                           f"{counted(removals[f.category], 'figure_to_add', lang)}")
                      for f in over)
@@ -122,7 +131,8 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
     checks.append(RuleCheck(
         f"{nation}.unlisted", title, f"{title}: {UNLISTED.label(lang)} {unlisted}",
         unlisted == 0, severity(Severity.warning), value=str(unlisted),
-        hint=pick(lang, f"remove {unlisted} heavy horse", f"уберите {unlisted}: тяжёлая конница")
+        hint=pick(lang, f"heavy horse: remove {counted(unlisted, 'figure', lang)}",
+                  f"тяжёлая конница: уберите {counted(unlisted, 'figure_to_add', lang)}")
         if unlisted else ""))
     return checks
 

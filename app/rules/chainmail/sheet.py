@@ -241,7 +241,7 @@ KNIGHTS = Reference(
     ), start=1)))
 
 RELIGIOUS_ORDER = Reference(
-    "religious_order", Words("Religious orders", "Религиозные Рыцарские Ордена"),
+    "religious_order", Words("Religious knightly orders", "Религиозные рыцарские ордена"),
     paragraphs=(Words(
         "They never surrender: when a morale roll calls for it they fight on as usual. They get "
         "+1 on all morale rolls for their elite training.",
@@ -354,8 +354,10 @@ NATION_NOTES: dict[str, Reference] = {
     "saracens": Reference("nation_saracens", Words("Saracens", "Сарацины"), paragraphs=(
         Words("Saracen medium horse are their elite.",
               "Сарацинская Конница преимущественно Лёгкая, но их Элита - Средняя."),
-        Words("Their foot archers carry short bows (range 15\").",
-              "Сарацинская Пехота вооружена короткими луками (радиус 15 дюймов)."),
+        Words("All Saracen foot are light, and a high percentage of them carry short bows "
+              "(range 15\").",
+              "Вся Сарацинская Пехота - Лёгкая, и высокий процент от неё вооружён короткими "
+              "луками (радиус 15 дюймов)."),
         Words("They take no prisoners when fighting units of the religious knightly orders "
               "(Templars, Hospitallers).",
               "Они не берут пленных в сражении с отрядами \"религиозных\" рыцарских орденов "
@@ -625,7 +627,8 @@ def army_sheet(roster: ChainmailRoster, lang: Lang = "en", priced: PricedRoster 
                                   points_text(e.cost, lang)) for e in priced.engines),
         thresholds=thresholds(priced.figures),
         valid=not any(i.severity is Severity.error for i in issues),
-        legality=legality_text((i.severity for i in issues), lang),
+        legality=legality_text((i.severity for i in issues), lang,
+                               empty=any(i.code == "army.empty" for i in issues)),
         issues=tuple(i.message for i in issues if i.severity is not Severity.info),
         sections=tuple(reference_sections(roster, lang, optional)),
         optional_offered=tuple((ref.id, ref.title.get(lang)) for ref in OPTIONAL.values()),

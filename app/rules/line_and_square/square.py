@@ -15,7 +15,10 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("+1 discipline (counted in the order test).", "Дисциплина +1 (учтена в тесте на приказ)."),
     ("Against cavalry in melee it counts as a target in light cover.",
      "Против кавалерии в ближнем бою — защита как у цели в лёгком укрытии."),
-    ("Cavalry hit a square only on 6s.", "Кавалерия атакует каре только на 6 кубах."),
+    # The seed's words beside the reading used; the About page names the other reading.
+    ("Cavalry hit a square only on a 6 (the seed: «Кавалерия атакуют Каре только на 6 "
+     "кубах»).",
+     "«Кавалерия атакуют Каре только на 6 кубах»: кавалерия попадает по каре только на 6."),
     ("Cavalry must fall back its full move after fighting a square, won or lost, "
      "unless the square broke.",
      "Кавалерия отступает на полную дистанцию движения после боя с каре, независимо от "

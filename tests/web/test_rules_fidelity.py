@@ -1,0 +1,131 @@
+"""What a player sees of the seed's own words: each rule's kind in the rules panel, militia and
+peasants named where they count, an empty army not called legal, Line and Square's strict break
+points in the API and on every page, and the About page claiming only what the builder does."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.unit.rule_cases import army, line, unit
+
+RU = {"Accept-Language": "ru"}
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def store(client: TestClient, doc: dict[str, Any]) -> str:
+    created = client.post("/api/v1/rosters", json=doc)
+    assert created.status_code == 201, created.text
+    return str(created.json()["id"])
+
+
+RUSSIANS = army("russians", unit(line("medium_horse", 3, "lance")),
+                unit(line("light_horse", 2, "bow")),
+                unit(line("heavy_foot", 5, "polearm")), unit(line("militia", 5, "polearm")),
+                unit(line("peasant", 1, "crossbow")), unit(line("light_foot", 8, "javelins")))
+
+
+@pytest.mark.parametrize(("lang", "hard", "about", "militia"), [
+    ("en", "must be at least 75 %, exact", "must be about 20 %, 10–30 %",
+     "heavy foot (militia included): 10 of 24 figures"),
+    ("ru", "должно быть не менее 75 %, точно", "должно быть около 20 %, 10–30 %",
+     "тяжёлая пехота (с ополчением): 10 из 24 фигур"),
+])
+def test_the_rules_panel_says_which_kind_each_rule_is_and_counts_militia_as_heavy_foot(
+        client: TestClient, lang: str, hard: str, about: str, militia: str) -> None:
+    roster_id = store(client, RUSSIANS)
+    words = text_of(client.get(f"/r/{roster_id}?lang={lang}").text)
+    # 3 medium of 5 horse: 60 %, short of a hard three quarters (ceil 3.75 = 4).
+    assert hard in words and about in words and militia in words
+    panel = client.get(f"/api/v1/rosters/{roster_id}").json()
+    codes = {issue["code"] for issue in panel["result"]["issues"]}
+    assert "russians.medium_horse" in codes and "russians.heavy_foot" not in codes
+
+
+@pytest.mark.parametrize(("lang", "verdict", "legal"), [
+    ("en", "Nothing to judge yet: the army has no figures", ">Legal<"),
+    ("ru", "Судить пока не о чем: в армии нет фигур", ">По правилам<"),
+])
+def test_an_army_without_figures_is_not_called_legal(client: TestClient, lang: str,
+                                                      verdict: str, legal: str) -> None:
+    roster_id = store(client, army("generic", commander=False,
+                                   engines=[{"kind": "bombard", "count": 1, "mercenary": False}]))
+    view = client.get(f"/r/{roster_id}?lang={lang}").text
+    assert verdict in view and legal not in view
+    sheet = client.get(f"/r/{roster_id}/print?lang={lang}").text
+    assert verdict in sheet
+    issues = client.get(f"/api/v1/rosters/{roster_id}").json()["result"]["issues"]
+    assert [(i["code"], i["severity"]) for i in issues if i["code"] == "army.empty"] == [
+        ("army.empty", "warning")]
+    # One figure is something to judge: the verdict comes back.
+    one = store(client, army("generic", unit(line("peasant", 1))))
+    assert legal in client.get(f"/r/{one}?lang={lang}").text
+
+
+def test_line_and_square_break_points_carry_strength_thresholds_everywhere(
+        client: TestClient) -> None:
+    roster_id = store(client, {"name": "Гвардия", "ruleset": "line_and_square", "units": [
+        {"class": "line_infantry", "figures": 12, "speed": 6, "points": 30,
+         "formation": "close_order", "officer": True}]})
+    points = client.get(f"/api/v1/rosters/{roster_id}").json()["result"]["break_points"]
+    assert (points["morale_below"], points["flight_below"]) == (15, 8)
+    assert (points["half"], points["three_quarters"]) == (15, 23)  # as before: only gains
+    said = "below 15 points (more than 15 lost)"
+    for path in (f"/r/{roster_id}", f"/r/{roster_id}/print",
+                 f"/api/v1/rosters/{roster_id}/export.txt",
+                 f"/api/v1/rosters/{roster_id}/export.md"):
+        words = text_of(client.get(path).text)
+        assert "once 15 of 30" not in words.lower(), path
+        if "export" in path or "print" in path:
+            assert said in words, path
+    editor_totals = text_of(client.get(f"/r/{roster_id}").text)
+    assert "Morale test once strength is below 15 pts" in editor_totals
+
+
+def test_russian_pages_call_engines_orudiya_and_a_units_second_line_stroka(
+        client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json=army(
+        "mongols", unit(line("light_horse", 10, "bow"), line("medium_horse", 2, "lance")),
+        engines=[{"kind": "bombard", "count": 1, "mercenary": False}])).json()
+    opened = client.get(f"/r/{created['id']}/edit?key={created['edit_key']}&lang=ru")
+    editor = opened.text
+    assert "Добавить орудие" in editor and "Осадные орудия и артиллерия" in editor
+    assert "Добавить строку" in editor and "Убрать строку 2" in editor
+    for wrong in ("Машина", "Машины", "Добавить машину", "линию", "Линия 1"):
+        assert wrong not in editor, wrong
+    sheet = client.get(f"/r/{created['id']}/print?lang=ru").text
+    assert "Машин" not in sheet and "Орудия" in sheet
+
+
+def test_the_about_page_lists_every_table_with_where_it_is_used(client: TestClient) -> None:
+    words = text_of(client.get("/about").text)
+    assert "Tables 16–27: where Muster uses them" in words
+    for table in range(16, 28):
+        assert re.search(rf"\b{table}: ", words), table
+    # What the builder does not compute is said plainly, not claimed.
+    for table in ("21: siege structures", "22: siege weapons", "23: dismounting",
+                  "24: tournament points", "27: fantasy figure sizes"):
+        assert f"{table} not used yet: read it in the source" in words
+    assert "max(1, floor(lo·N)) ≤ count ≤ ceil(hi·N)" in words
+    assert "count ≥ ceil(x·N)" in words and "count ≤ floor(x·N)" in words
+    assert "with only 6 dice" in words
+    russian = text_of(client.get("/about", headers=RU).text)
+    assert "Таблицы 16–27: где их использует Muster" in russian
+    assert "18: Китайцы, Корейцы, Японцы" in russian
+
+
+def test_the_saracen_note_quotes_the_seed(client: TestClient) -> None:
+    roster_id = store(client, army("saracens", unit(line("light_foot", 10, "bow")),
+                                   unit(line("light_horse", 10, "bow"))))
+    sheet = text_of(client.get(f"/r/{roster_id}/print?lang=ru").text)
+    assert "высокий процент от неё вооружён короткими луками" in sheet
+    english = text_of(client.get(f"/r/{roster_id}/print").text)
+    assert "a high percentage of them carry short bows" in english
+    assert "Their foot archers carry short bows" not in english
