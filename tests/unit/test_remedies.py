@@ -230,7 +230,8 @@ def test_a_limit_of_one_point_is_one_point() -> None:
 def test_the_some_rule_agrees_its_russian_with_its_numbers() -> None:
     doc = army("china", unit(line("light_foot", 8)), unit(line("heavy_foot", 3, "polearm")))
     text = message(doc, "china.some", "ru")
-    assert "из 11 фигур" in text and text.endswith("тяжёлая пехота (с ополчением): уберите 2 фигуры")
+    assert "из 11 фигур" in text
+    assert text.endswith("тяжёлая пехота (с ополчением): уберите 2 фигуры")
     from app.rules.chainmail.validation import assess
 
     checks = {c.code: c for c in assess(ChainmailRoster.model_validate(doc), "ru")}
