@@ -183,7 +183,7 @@ def test_messages_name_the_unit_and_line_in_both_languages() -> None:
     en = evaluate(bad, "en").result["issues"][0]["message"]
     ru = evaluate(bad, "ru").result["issues"][0]["message"]
     assert "unit 1 “Фаланга”" in en and "line 2 (Shock troops, Pike)" in en
-    assert "отряд 1 «Фаланга»" in ru and "линия 2 (Ударные войска, Пики)" in ru
+    assert "отряд 1 «Фаланга»" in ru and "строка 2 (Ударные войска, Пики)" in ru
 
 
 # ---------------------------------------------------------------- the document

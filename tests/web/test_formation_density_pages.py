@@ -145,7 +145,7 @@ def test_the_last_line_of_a_unit_cannot_be_removed(client: TestClient) -> None:
     client.get("/lang/ru")
     answer = edit(client, roster_id, **unit_form(document(client, roster_id), 0,
                                                  action="remove_line:0"))
-    assert "хотя бы одна линия" in answer.text
+    assert "хотя бы одна строка" in answer.text
 
 
 def test_broken_rules_show_in_the_rules_panel(client: TestClient) -> None:

@@ -34,7 +34,7 @@ def unit_label(index: int, unit: Unit, lang: Lang) -> str:
 def _line_label(j: int, line: Line, lang: Lang) -> str:
     weapon = WEAPONS[line.weapon].name(lang)
     kind = CLASSES[line.line_class].name(lang)
-    return pick(lang, f"line {j + 1} ({kind}, {weapon})", f"линия {j + 1} ({kind}, {weapon})")
+    return pick(lang, f"line {j + 1} ({kind}, {weapon})", f"строка {j + 1} ({kind}, {weapon})")
 
 
 def _lines(unit: Unit, lang: Lang, wrong: Callable[[Line], bool]) -> str:
@@ -88,7 +88,7 @@ def unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
                pick(lang, f"on foot: {_lines(unit, lang, lance_wrong)}",
                     f"пешие: {_lines(unit, lang, lance_wrong)}"),
                pick(lang, "mark the line mounted, or choose another class and weapon",
-                    "отметьте линию «верхом» или выберите другой класс и оружие"))
+                    "отметьте строку «верхом» или выберите другой класс и оружие"))
 
     def armour_wrong(line: Line) -> bool:
         return line.cavalry_armour and not line.mounted
@@ -98,7 +98,7 @@ def unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
                pick(lang, f"cavalry armour on foot: {_lines(unit, lang, armour_wrong)}",
                     f"кавалерийские доспехи у пеших: {_lines(unit, lang, armour_wrong)}"),
                pick(lang, "cavalry armour protects horses; mark the line mounted or remove it",
-                    "кавалерийские доспехи защищают лошадей; отметьте линию «верхом» или "
+                    "кавалерийские доспехи защищают лошадей; отметьте строку «верхом» или "
                     "уберите их"))
 
     d = unit.density

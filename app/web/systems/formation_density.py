@@ -90,7 +90,7 @@ def remove_line(doc: Document, form: Form) -> Document:
     if len(lines) == 1:
         raise EditError("line", pick(
             _lang(form), "a unit keeps at least one line; remove the unit instead",
-            "в отряде должна остаться хотя бы одна линия; удалите отряд целиком"))
+            "в отряде должна остаться хотя бы одна строка; удалите отряд целиком"))
     del lines[j]
     return doc
 
