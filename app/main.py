@@ -19,6 +19,7 @@ from app.memory import limit_malloc_arenas
 from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
+from app.routes.table_calculators import router as table_calculators
 from app.rules import RULESETS
 from app.rules.base import pick
 from app.web.security import CrossSiteWrites, SecurityHeaders
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(sheet.router)
     app.include_router(order_test.router)
     app.include_router(melee.router)
+    app.include_router(table_calculators)
     api_docs.install(app)  # before /static: its files are mounted under /static/api-docs
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

@@ -1,0 +1,12 @@
+"""The table calculators' routers in one: Chainmail's Tables 20–24 and 27 and Formation
+Density's shooting results, each in a module of its own."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.routes import weather
+
+router = APIRouter()
+for module in (weather,):
+    router.include_router(module.router)

@@ -1,0 +1,65 @@
+"""The table calculators in Chromium: each page at phone width (390 × 844) without sideways
+scrolling, in both languages, with screenshots in test-output/; htmx swaps and plain forms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import htmx_settled
+from tests.helpers.servers import Server
+
+PAGES = {
+    "weather": "/calc/weather?start=clear&checks=6",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_page_fits_a_phone(browser, live_server: Server, output_dir: Path,  # type: ignore[no-untyped-def]
+                               name: str, lang: str) -> None:
+    context = browser.new_context(locale="ru-RU" if lang == "ru" else "en-US",
+                                  viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + PAGES[name])
+        page.screenshot(path=str(output_dir / f"calc-{name}-{lang}-phone.png"), full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        client = page.evaluate("document.documentElement.clientWidth")
+        assert width <= client, f"{name} scrolls sideways on a phone ({width} > {client})"
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.screenshot(path=str(output_dir / f"calc-{name}-{lang}-desktop.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_the_weather_roll_and_forecast_swap_in_place(context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    page = context.new_page()
+    page.goto(live_server.url + "/calc/weather")
+    with page.expect_response(lambda r: "/calc/weather?" in r.url):
+        page.get_by_label("Starting weather").select_option("rain")
+    htmx_settled(page)
+    assert "start=rain" in page.url
+    assert page.locator("#weather-table tbody tr").first.locator(
+        "[data-weather=rain]").inner_text().startswith("2/3")
+    with page.expect_response(lambda r: "roll=1" in r.url):
+        page.get_by_role("button", name="Roll a die").click()
+    htmx_settled(page)
+    assert page.locator("#roll-die").inner_text().startswith("Die: ")
+
+
+def test_the_weather_page_works_without_javascript(browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(java_script_enabled=False, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/calc/weather")
+        page.get_by_label("Starting weather").select_option("clear")
+        page.get_by_label("Checks").fill("2")
+        page.get_by_role("button", name="Show the chances").click()
+        page.wait_for_load_state()
+        rows = page.locator("#weather-table tbody tr")
+        assert rows.count() == 2
+        assert rows.nth(1).locator("[data-weather=clear]").inner_text().startswith("13/18")
+    finally:
+        context.close()
