@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.routes import weather
+from app.routes import figure_sizes, weather
 
 router = APIRouter()
-for module in (weather,):
+for module in (weather, figure_sizes):
     router.include_router(module.router)

@@ -12,6 +12,7 @@ from tests.helpers.servers import Server
 
 PAGES = {
     "weather": "/calc/weather?start=clear&checks=6",
+    "figure-sizes": "/calc/figure-sizes?scale=54",
 }
 
 
