@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.routes import figure_sizes, weather
+from app.routes import figure_sizes, siege, weather
 
 router = APIRouter()
-for module in (weather, figure_sizes):
+for module in (weather, figure_sizes, siege):
     router.include_router(module.router)

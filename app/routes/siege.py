@@ -1,0 +1,114 @@
+"""The siege calculator (Chainmail, Tables 21–22 and the equipment rules): `/calc/siege`, a GET
+form that works without JavaScript (htmx swaps only the result), and its JSON twin
+`POST /api/v1/rulesets/chainmail/siege`."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from starlette.responses import Response
+
+from app.deps import NOT_JSON_ANSWER, json_body
+from app.routes.calc_forms import FieldProblem, choice, shown, whole
+from app.rules.base import Lang
+from app.rules.chainmail import siege as sg
+from app.rules.chainmail.siege_rules import REFERENCE, movement_rows
+from app.schemas import ValidationFailure
+from app.web import i18n
+from app.web.security import CROSS_SITE_ANSWER
+from app.web.templating import render
+
+router = APIRouter()
+PAGE_STRUCTURES = 3
+
+
+@router.post("/api/v1/rulesets/chainmail/siege", tags=["pricing"],
+             summary="Hits, turns and ram damage against Chainmail's siege structures",
+             dependencies=[Depends(json_body)],
+             responses={**CROSS_SITE_ANSWER, **NOT_JSON_ANSWER, 422: {
+                 "model": ValidationFailure,
+                 "description": "A field is invalid (points outside Table 21's range among "
+                                "them); the message names it"}})
+def siege(body: sg.SiegeRequest) -> dict[str, Any]:
+    """For each structure: `hits_to_destroy` per Table 22 weapon (⌈points / damage⌉); the
+    battery's turns if every engine lands one hit a turn; the rams' exact damage distribution
+    before all are disabled (2 points a turn each; a 9+ on 2d6 before its blow disables one),
+    capped at the structure's points; and the exact distribution of turns until the structure
+    falls to battery and rams together (`never`: no battery and every ram disabled first)."""
+    return sg.siege_json(body)
+
+
+def _named(item: Any, lang: Lang) -> str:
+    return str(item.name_ru if lang == "ru" else item.name_en)
+
+
+def _read(params: Any) -> tuple[list[tuple[str, int]], dict[str, int], int]:
+    structures: list[tuple[str, int]] = []
+    for i in range(PAGE_STRUCTURES):
+        kind = choice(params.get(f"s{i}"), i18n.gettext("Structure %(n)s") % {"n": i + 1},
+                      tuple(sg.STRUCTURES), "bastion" if i == 0 and "s0" not in params else "")
+        if not kind:
+            continue
+        s = sg.STRUCTURES[kind]
+        label = i18n.gettext("Structure points %(n)s") % {"n": i + 1}
+        structures.append((kind, whole(params.get(f"p{i}"), label, s.least, s.most, s.least)))
+    weapons = {e.id: whole(params.get(e.id), _named(e, i18n.current_lang()), 0, sg.MAX_ENGINES,
+                           1 if e.id == "bombard" and "s0" not in params else 0)
+               for e in sg.ENGINES.values()}
+    rams = whole(params.get("rams"), i18n.gettext("Covered rams"), 0, sg.MAX_RAMS,
+                 0 if "s0" in params else 1)
+    return structures, weapons, rams
+
+
+def _result(structures: list[tuple[str, int]], weapons: dict[str, int], rams: int,
+            lang: Lang) -> list[dict[str, Any]]:
+    battery = sum(sg.ENGINES[k].damage * n for k, n in weapons.items())
+    out = []
+    for kind, points in structures:
+        falls, never = sg.turns_to_fall(points, battery, rams)
+        damage = sg.ram_damage(rams, points)
+        out.append({
+            "name": _named(sg.STRUCTURES[kind], lang), "points": points,
+            "hits": [(_named(e, lang), e.damage, n) for e, n in zip(
+                sg.ENGINES.values(), sg.hits_to_destroy(points).values(), strict=True)],
+            "battery": battery, "battery_turns": -(-points // battery) if battery else None,
+            "damage": [(d, shown(p, lang)) for d, p in damage.items()],
+            "destroyed": shown(damage.get(points, Fraction(0)) if rams else Fraction(0), lang),
+            "turns": [(t, shown(p, lang)) for t, p in falls.items()],
+            "never": shown(never, lang) if never else None,
+        })
+    return out
+
+
+@router.get("/calc/siege", include_in_schema=False,
+            dependencies=[Depends(i18n.page_language)])
+def siege_page(request: Request) -> Response:
+    lang = i18n.request_lang(request)
+    params = request.query_params
+    error: str | None = None
+    structures: list[tuple[str, int]] = []
+    weapons: dict[str, int] = {e: 0 for e in sg.ENGINES}
+    rams = 0
+    try:
+        structures, weapons, rams = _read(params)
+        if not structures:
+            raise FieldProblem(i18n.gettext("Structure 1: pick at least one structure"))
+    except FieldProblem as problem:
+        error = str(problem)
+    rows = [{"i": i, "kind": params.get(f"s{i}", "bastion" if i == 0 else ""),
+             "points": params.get(f"p{i}", "40" if i == 0 and "s0" not in params else "")}
+            for i in range(PAGE_STRUCTURES)]
+    context = {
+        "error": error, "rows": rows, "weapons": weapons, "rams": rams,
+        "structures": [(s.id, _named(s, lang), s.least, s.most) for s in sg.STRUCTURES.values()],
+        "engines": [(e.id, _named(e, lang), e.damage) for e in sg.ENGINES.values()],
+        "result": [] if error else _result(structures, weapons, rams, lang),
+        "disable": shown(sg.DISABLE, lang), "movement": movement_rows(),
+        "reference": [(p.id, p.title_ru if lang == "ru" else p.title_en,
+                       p.text_ru if lang == "ru" else p.text_en) for p in REFERENCE],
+        "max_engines": sg.MAX_ENGINES, "max_rams": sg.MAX_RAMS,
+    }
+    return render(request, "calc/siege.html", context, blocks=["result"],
+                  status_code=422 if error else 200)
