@@ -13,6 +13,8 @@ from tests.helpers.servers import Server
 PAGES = {
     "weather": "/calc/weather?start=clear&checks=6",
     "figure-sizes": "/calc/figure-sizes?scale=54",
+    "shooting": ("/calc/shooting?hits=7&shooter_density=4&density=3&warriors=30&shield=on"
+                 "&armour=on&cavalry=on"),
     "siege": "/calc/siege?s0=bastion&p0=40&s1=palisade&p1=10&bombard=1&light_catapult=2&rams=2",
 }
 
