@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.routes import figure_sizes, shooting, siege, weather
+from app.routes import figure_sizes, shooting, siege, tournament, weather
 
 router = APIRouter()
-for module in (weather, figure_sizes, siege, shooting):
+for module in (weather, figure_sizes, siege, shooting, tournament):
     router.include_router(module.router)

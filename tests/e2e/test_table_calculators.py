@@ -15,6 +15,8 @@ PAGES = {
     "figure-sizes": "/calc/figure-sizes?scale=54",
     "shooting": ("/calc/shooting?hits=7&shooter_density=4&density=3&warriors=30&shield=on"
                  "&armour=on&cavalry=on"),
+    "tournament": ("/calc/tournament?t0=Lions&t1=Eagles&k0=Ivanhoe&k1=Bois-Guilbert&k1t=1"
+                   "&j0a=0&j0b=1&j0p1a=broken_lance&j0p1b=helm"),
     "siege": "/calc/siege?s0=bastion&p0=40&s1=palisade&p1=10&bombard=1&light_catapult=2&rams=2",
 }
 
