@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.routes import figure_sizes, shooting, siege, tournament, weather
+from app.routes import figure_sizes, man_to_man, shooting, siege, tournament, weather
 
 router = APIRouter()
-for module in (weather, figure_sizes, siege, shooting, tournament):
+for module in (weather, figure_sizes, siege, shooting, tournament, man_to_man):
     router.include_router(module.router)

@@ -17,6 +17,7 @@ PAGES = {
                  "&armour=on&cavalry=on"),
     "tournament": ("/calc/tournament?t0=Lions&t1=Eagles&k0=Ivanhoe&k1=Bois-Guilbert&k1t=1"
                    "&j0a=0&j0b=1&j0p1a=broken_lance&j0p1b=helm"),
+    "man-to-man": "/calc/man-to-man?a_class=10&a_mounted=on&d_class=1&d_weight=heavy",
     "siege": "/calc/siege?s0=bastion&p0=40&s1=palisade&p1=10&bombard=1&light_catapult=2&rams=2",
 }
 

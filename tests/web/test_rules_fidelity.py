@@ -109,10 +109,15 @@ def test_the_about_page_lists_every_table_with_where_it_is_used(client: TestClie
     assert "Tables 16–27: where Muster uses them" in words
     for table in range(16, 28):
         assert re.search(rf"\b{table}: ", words), table
-    # What the builder does not compute is said plainly, not claimed.
-    for table in ("21: siege structures", "22: siege weapons", "23: dismounting",
-                  "24: tournament points", "27: fantasy figure sizes"):
-        assert f"{table} not used yet: read it in the source" in words
+    # Each table the calculators compute names its calculator, and links it.
+    for table, calculator in (("20: weather", "Weather calculator"),
+                              ("21: siege structures", "Siege calculator"),
+                              ("22: siege weapons", "Siege calculator"),
+                              ("23: dismounting", "Man-to-man combat"),
+                              ("24: tournament points", "Tournament"),
+                              ("27: fantasy figure sizes", "Figure sizes")):
+        assert re.search(rf"{table} [^·]*{calculator}", words), table
+    assert "not used yet" not in words
     assert "max(1, floor(lo·N)) ≤ count ≤ ceil(hi·N)" in words
     assert "count ≥ ceil(x·N)" in words and "count ≤ floor(x·N)" in words
     assert "with only 6 dice" in words
