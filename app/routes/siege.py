@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
+from app import errors
 from app.deps import NOT_JSON_ANSWER, json_body
 from app.routes.calc_forms import FieldProblem, choice, shown, whole
 from app.rules.base import Lang
@@ -21,6 +22,8 @@ from app.web.security import CROSS_SITE_ANSWER
 from app.web.templating import render
 
 router = APIRouter()
+# The structure kinds' discriminator tags, left out of error paths: "structures[0].points".
+errors.register_tags(set(sg.STRUCTURE_TAGS.values()))
 PAGE_STRUCTURES = 3
 
 

@@ -43,6 +43,12 @@ OPEN = {
     ("POST", "/api/v1/price"): "prices the document in the body; stores nothing",
     ("POST", "/api/v1/rulesets/formation_density/melee"):
         "a calculator over units in the body or of rosters anyone may read; stores nothing",
+    ("POST", "/api/v1/rulesets/chainmail/weather"): "a calculator over the body; stores nothing",
+    ("POST", "/api/v1/rulesets/chainmail/siege"): "a calculator over the body; stores nothing",
+    ("POST", "/api/v1/rulesets/chainmail/man-to-man"):
+        "a calculator over the body; stores nothing",
+    ("POST", "/api/v1/rulesets/formation_density/shooting"):
+        "a calculator over the body; stores nothing",
     ("POST", "/api/v1/rosters"): "stores a new roster with a new key; changes nothing else",
     ("POST", "/api/v1/rosters/import"): "stores a new roster from a file, as creation does",
     ("POST", "/api/v1/rosters/{roster_id}/copy"):
@@ -120,6 +126,12 @@ def api_request(world: World, method: str, path: str) -> Send:
                 {"class": "melee_specialists", "weapon": "sword", "count": 1}]},
             "b": {"density": 3, "files": 1, "lines": [
                 {"class": "melee_specialists", "weapon": "improvised", "count": 1}]}},
+        "/api/v1/rulesets/chainmail/weather": {"start": "clear", "checks": 2},
+        "/api/v1/rulesets/chainmail/siege": {"structures": [{"kind": "bastion", "points": 40}]},
+        "/api/v1/rulesets/chainmail/man-to-man": {"attacker": {"weapon_class": 3},
+                                                  "defender": {"weapon_class": 5}},
+        "/api/v1/rulesets/formation_density/shooting": {
+            "hits": 3, "shooter_density": 4, "target": {"density": 3}},
         "/api/v1/rosters/{roster_id}": army("Изменённая") if method == "PUT" else None,
     }.get(path)
     base = {"If-Match": '"v1"'} if method == "PUT" else {}

@@ -95,7 +95,7 @@ def test_movement_by_pushers() -> None:
 
 
 def test_points_outside_table_21_are_refused() -> None:
-    with pytest.raises(ValueError, match="5–15 structure points"):
+    with pytest.raises(ValueError, match="less than or equal to 15"):
         sg.SiegeRequest(structures=[{"kind": "palisade", "points": 20}])  # type: ignore[list-item]
-    with pytest.raises(ValueError, match="have 3 structure points"):
-        sg.SiegeRequest(structures=[{"kind": "small_engine", "points": 4}])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="greater than or equal to 3"):
+        sg.SiegeRequest(structures=[{"kind": "small_engine", "points": 2}])  # type: ignore[list-item]

@@ -33,7 +33,7 @@ def test_the_api_answers_hits_turns_and_rams(client: TestClient) -> None:
 @pytest.mark.parametrize(("body", "field"), [
     ({"structures": [{"kind": "palisade", "points": 20}]}, "structures[0].points"),
     ({"structures": [{"kind": "bastion", "points": 39}]}, "structures[0].points"),
-    ({"structures": [{"kind": "keep", "points": 40}]}, "structures[0].kind"),
+    ({"structures": [{"kind": "keep", "points": 40}]}, "structures[0]: kind"),
     ({"structures": []}, "structures"),
     ({"structures": [{"kind": "bastion", "points": 40}], "rams": 11}, "rams"),
     ({"structures": [{"kind": "bastion", "points": 40}],

@@ -40,7 +40,8 @@ def test_an_unfinished_joust_offers_its_next_pass(client: TestClient) -> None:
 def test_htmx_swaps_the_form_and_score_together(client: TestClient) -> None:
     response = client.get("/calc/tournament", params=JOUST, headers=HX)
     body = response.text
-    assert "<html" not in body and body.lstrip().startswith('<div class="tc-calc" id="tournament"')
+    assert "<html" not in body
+    assert body.lstrip().startswith('<div class="tc-calc tc-even" id="tournament"')
     assert "<form" in body and 'id="team-scores"' in body
 
 

@@ -16,6 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rules.base import Whole
+
 Side = Literal["attacker", "defender"]
 FootWeight = Literal["light", "medium", "heavy"]
 MAX_CLASS = 20
@@ -28,7 +30,7 @@ DISMOUNT = {1: 0, 2: 0, 3: 1, 4: 1, 5: 1, 6: 3}
 class Fighter(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    weapon_class: int = Field(ge=1, le=MAX_CLASS, description="the weapon's class (Appendix B)")
+    weapon_class: Whole = Field(ge=1, le=MAX_CLASS, description="the weapon's class (Appendix B)")
     mounted: bool = False
     higher: bool = Field(default=False, description="fights from a higher position (a wall)")
     leader: bool = False

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from math import ceil, comb
-from typing import Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, create_model
+
+from app.rules.base import Whole
 
 RAM_DAMAGE = 2
 DISABLE_AT = 9  # on 2d6
@@ -130,39 +132,48 @@ def turns_to_fall(points: int, battery: int, rams: int) -> tuple[dict[int, Fract
 
 # ---------------------------------------------------------------- the request and the answer
 
-class StructureIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+def _structure_model(s: Structure) -> type[BaseModel]:
+    """One kind of structure, its points bounded by its own Table 21 range, so that the
+    schema says which points each kind takes."""
+    kind_type: Any = Literal[s.id]  # type: ignore[valid-type]
+    model: type[BaseModel] = create_model(
+        f"Structure_{s.id}", __config__=ConfigDict(extra="forbid"),
+        kind=(kind_type, ...),
+        points=(Whole, Field(ge=s.least, le=s.most, strict=True,
+                             description=f"Table 21: {s.least}–{s.most}")))
+    return model
 
-    kind: StructureId  # type: ignore[valid-type]
-    points: int = Field(ge=1, le=60, strict=True, description="within Table 21's range")
 
-    @field_validator("points")
-    @classmethod
-    def _in_range(cls, points: int, info: ValidationInfo) -> int:
-        kind = info.data.get("kind")
-        if kind is None:
-            return points
-        s = STRUCTURES[kind]
-        if not s.least <= points <= s.most:
-            bound = f"{s.least}–{s.most}" if s.least != s.most else f"{s.least}"
-            raise ValueError(f"{s.name_en.lower()} have {bound} structure points "
-                             f"(Table 21), not {points}")
-        return points
+STRUCTURE_TAGS = {s.id: f"chainmail:structure:{s.id}" for s in STRUCTURES.values()}
+
+
+def _structure_kind(value: Any) -> str | None:
+    kind = value.get("kind") if isinstance(value, dict) else getattr(value, "kind", None)
+    return STRUCTURE_TAGS.get(kind) if isinstance(kind, str) else None
+
+
+StructureIn = Annotated[
+    Union[tuple(Annotated[_structure_model(s), Tag(STRUCTURE_TAGS[s.id])]  # noqa: UP007
+                for s in STRUCTURES.values())],  # type: ignore[valid-type]
+    Discriminator(_structure_kind, custom_error_type="structure_kind",
+                  custom_error_message="kind: one of " + ", ".join(STRUCTURES)),
+]
 
 
 class EngineIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: EngineId  # type: ignore[valid-type]
-    count: int = Field(ge=0, le=MAX_ENGINES, strict=True)
+    count: Whole = Field(ge=0, le=MAX_ENGINES, strict=True)
 
 
 class SiegeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    structures: list[StructureIn] = Field(min_length=1, max_length=MAX_STRUCTURES)
+    structures: list[StructureIn] = Field(  # type: ignore[valid-type]
+        min_length=1, max_length=MAX_STRUCTURES)
     weapons: list[EngineIn] = Field(default_factory=list, max_length=len(ENGINES) * 2)
-    rams: int = Field(default=0, ge=0, le=MAX_RAMS, strict=True)
+    rams: Whole = Field(default=0, ge=0, le=MAX_RAMS, strict=True)
 
 
 def _fraction(p: Fraction) -> dict[str, int]:
@@ -192,5 +203,5 @@ def structure_json(kind: str, points: int, battery: int, rams: int) -> dict[str,
 def siege_json(request: SiegeRequest) -> dict[str, object]:
     battery = battery_damage(request.weapons)
     return {"disable_chance": _fraction(DISABLE), "battery_damage_per_turn": battery,
-            "structures": [structure_json(s.kind, s.points, battery, request.rams)
+            "structures": [structure_json(s.kind, s.points, battery, request.rams)  # type: ignore[attr-defined]
                            for s in request.structures]}

@@ -23,6 +23,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rules.base import Whole
+
 Weather = Literal["clear", "cloudy", "rain"]
 WEATHERS: tuple[Weather, ...] = ("clear", "cloudy", "rain")
 EVENTS = ("heat_wave", "drizzle", "downpour", "mud")
@@ -161,5 +163,5 @@ class WeatherRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     start: Weather | None = None
-    checks: int = Field(ge=1, le=MAX_CHECKS, strict=True,
+    checks: Whole = Field(ge=1, le=MAX_CHECKS, strict=True,
                         description="how many checks (every even turn) to forecast")

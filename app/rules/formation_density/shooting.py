@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.rules.base import Whole
 from app.rules.formation_density import catalogue as cat
 from app.rules.formation_density.defence import Protection, withstand
 from app.rules.formation_density.dice import Dist, total
@@ -32,8 +33,8 @@ class Target(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    density: int = Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY)
-    warriors: int = Field(default=cat.MAX_COUNT, ge=cat.MIN_COUNT, le=cat.MAX_COUNT)
+    density: Whole = Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY)
+    warriors: Whole = Field(default=cat.MAX_COUNT, ge=cat.MIN_COUNT, le=cat.MAX_COUNT)
     shield: bool = False
     armour: bool = False
     cavalry: bool = False
@@ -43,8 +44,8 @@ class Target(BaseModel):
 class ShootingRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    hits: int = Field(ge=0, le=MAX_HITS, description="hits landed on the target")
-    shooter_density: int = Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY)
+    hits: Whole = Field(ge=0, le=MAX_HITS, description="hits landed on the target")
+    shooter_density: Whole = Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY)
     target: Target
 
 
