@@ -70,3 +70,33 @@ def test_the_weather_page_works_without_javascript(browser, live_server: Server)
         assert rows.nth(1).locator("[data-weather=clear]").inner_text().startswith("13/18")
     finally:
         context.close()
+
+
+def test_a_tournament_pass_entered_opens_the_next(context, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    page = context.new_page()
+    page.goto(live_server.url + "/calc/tournament?k0=Ivanhoe&k1=Bois-Guilbert&k1t=1")
+    page.locator("#joust-0-a").select_option(label="Ivanhoe")
+    page.locator("#joust-0-b").select_option(label="Bois-Guilbert")
+    page.locator("#joust-0-pass-1-a").select_option("unhorsed")
+    with page.expect_response(lambda r: "/calc/tournament?" in r.url):
+        page.get_by_role("button", name="Update the score").click()
+    htmx_settled(page)
+    assert "j0p1a=unhorsed" in page.url
+    first = page.locator("#knight-scores tbody tr").first.inner_text().split()
+    assert first[0] == "Ivanhoe" and first[-1] == "20"
+    assert page.locator("#joust-0-pass-2-a").count() == 0  # ended at the unhorsing
+
+
+def test_the_siege_page_works_without_javascript(browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(java_script_enabled=False, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/calc/siege")
+        page.locator("#siege-s0").select_option("palisade")
+        page.locator("#siege-p0").fill("10")
+        page.locator("#siege-light_catapult").fill("1")
+        page.get_by_role("button", name="Compute").click()
+        page.wait_for_load_state()
+        assert "Light catapult (−2)\t5" in page.locator(".siege-hits").first.inner_text()
+    finally:
+        context.close()
