@@ -41,10 +41,6 @@ class Band:
         low, high = self.limits(base)
         return low <= count <= high
 
-    @property
-    def kind(self) -> str:
-        return "hard" if self.hard else "about"
-
     def text(self, lang: Lang) -> str:
         return self._texts[lang]
 
