@@ -174,7 +174,12 @@ def _positive(text: str) -> int:
 
 
 def show_settings(args: argparse.Namespace) -> int:
-    print(settings_check.table(settings_check.load()))
+    listing = settings_check.table(settings_check.load())
+    try:
+        print(listing, flush=True)
+    except BrokenPipeError:
+        # `muster settings | head`: the reader has all it wanted.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
     return 0
 
 
@@ -185,10 +190,10 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
-        return commands.add_parser(name, help=summary, description=f"{summary}: {description}",
+        return commands.add_parser(name, help=summary, description=description,
                                    epilog=SETTINGS_NOTE)
 
-    p = command("serve", "start the web server", "apply pending migrations, print where the "
+    p = command("serve", "start the web server", "Apply pending migrations, print where the "
                 "data is, then serve on MUSTER_HOST:MUSTER_PORT until Ctrl+C or SIGTERM, "
                 "finishing the requests in flight.")
     p.add_argument("--host", default=None, help="default: MUSTER_HOST or 127.0.0.1")
@@ -198,20 +203,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", default=None, choices=["debug", "info", "warning", "error"],
                    help="default: MUSTER_LOG_LEVEL or info")
     p.set_defaults(func=serve)
-    p = command("migrate", "apply pending database migrations", "bring the database's schema "
+    p = command("migrate", "apply pending database migrations", "Bring the database's schema "
                 "to this release without starting the server (`serve` does it on start too).")
     p.add_argument("--revision", default="head", help="target revision (default: head)")
     p.set_defaults(func=migrate)
-    p = command("backup", "copy the SQLite database", "copy the live SQLite database with "
+    p = command("backup", "copy the SQLite database", "Copy the live SQLite database with "
                 "SQLite's online backup API, safe while the server runs, checked, and written "
                 "under its name only when complete. For PostgreSQL it prints the pg_dump "
                 "command to use.")
     p.add_argument("path", help="the backup file to write, or a directory for a dated file")
     p.set_defaults(func=backup)
-    p = command("purge", "remove deleted rosters for good", "remove rosters deleted more than "
+    p = command("purge", "remove deleted rosters for good", "Remove rosters deleted more than "
                 "30 days ago, with their history (`serve` does it on start too).")
     p.set_defaults(func=purge)
-    p = command("settings", "list every setting", "print each setting's environment "
+    p = command("settings", "list every setting", "Print each setting's environment "
                 "variable, current value (passwords masked), default and what it accepts.")
     p.set_defaults(func=show_settings)
     return parser

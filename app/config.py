@@ -91,7 +91,7 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     host: str = "127.0.0.1"
     port: int = 8000
-    # Operations (README, "Running at scale"). One log line per request, plain text or JSON lines.
+    # Operations (docs/operations.md). One log line per request, plain text or JSON lines.
     log_format: Literal["plain", "json"] = "plain"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     workers: int = Field(default=1, ge=1, le=64, description="processes `muster serve` starts")
