@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -108,6 +109,18 @@ def test_an_unwritable_data_dir_is_refused(tmp_path: Path) -> None:
     locked = not_writable(tmp_path)
     assert_refused(run("serve", cwd=tmp_path, env={"MUSTER_DATA_DIR": str(locked)}),
                    "MUSTER_DATA_DIR")
+
+
+def test_a_port_already_taken_is_named(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        env = {"MUSTER_DATA_DIR": str(tmp_path)}
+        said = assert_refused(run("serve", "--port", port, cwd=tmp_path, env=env), "--port")
+        assert "in use" in said
+        assert_refused(run("serve", cwd=tmp_path, env={**env, "MUSTER_PORT": port}),
+                       "MUSTER_PORT")
 
 
 def test_an_unknown_name_in_dot_env_is_refused(tmp_path: Path) -> None:
