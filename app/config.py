@@ -114,6 +114,12 @@ class Settings(BaseSettings):
                              f"{MAX_BROWSERS_PER_ROSTER} (browsers per roster), not {value}")
         return value
 
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object) -> object:
+        # `MUSTER_DATA_DIR=` would otherwise be ".": whatever directory Muster starts in.
+        return PROJECT_DIR / "data" if value == "" else value
+
     @field_validator("data_dir", mode="after")
     @classmethod
     def _absolute_directory(cls, value: Path) -> Path:

@@ -170,6 +170,7 @@ def test_the_default_database_is_the_projects_wherever_muster_starts(tmp_path: P
     elsewhere.mkdir()
     for cwd in (tmp_path, elsewhere, Path("/")):
         listing = run("settings", cwd=cwd).stdout
+        assert listing == run("settings", cwd=cwd, env={"MUSTER_DATA_DIR": ""}).stdout
         assert f"sqlite:///{expected}" in listing, listing
         # backup looks there too (and only reads it, if a developer's database is there).
         copy = tmp_path / f"copy-{len(cwd.parts)}.db"
