@@ -102,10 +102,11 @@ def from_validation(error: ValidationError) -> SettingError:
     name, field = found
     setting = env_names(name, field)[0]
     message = str(first["msg"]).removeprefix("Value error, ")
-    # Validators of ours already name the variable.
-    message = re.sub(rf"^{setting}(: | )", "", message)
-    shown = _mask(str(first.get("input", "")))
-    return SettingError(setting, f"{shown!r} is not accepted: {message}", accepted(field, name))
+    # Validators of ours name the variable and the value already.
+    own = re.sub(rf"^{setting}(: | )", "", message)
+    if own == message:
+        own = f"{_mask(str(first.get('input', '')))!r} is not accepted: {message}"
+    return SettingError(setting, own, accepted(field, name))
 
 
 def check_env_file(path: Path = Path(ENV_FILE)) -> None:
