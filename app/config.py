@@ -13,12 +13,15 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 # The most browsers a roster's bounds may allow: far beyond any real roster's, and a number every
 # database's integers hold (a bound is an OFFSET in a query; a larger one failed every edit link).
 MAX_BROWSERS_PER_ROSTER = 1_000_000
+# The project folder (the app is installed in place, beside its templates and migrations): the
+# default database lives in its `data` folder, wherever the server is started from.
+PROJECT_DIR = Path(__file__).resolve().parent.parent
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="MUSTER_", env_file=".env", extra="ignore")
 
-    data_dir: Path = Path("data")
+    data_dir: Path = PROJECT_DIR / "data"
     database_url: str = Field(
         default="",
         validation_alias=AliasChoices("DATABASE_URL", "MUSTER_DATABASE_URL"),
@@ -88,7 +91,7 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     host: str = "127.0.0.1"
     port: int = 8000
-    # Operations (README, "Running at scale"). One log line per request, plain text or JSON lines.
+    # Operations (docs/operations.md). One log line per request, plain text or JSON lines.
     log_format: Literal["plain", "json"] = "plain"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     workers: int = Field(default=1, ge=1, le=64, description="processes `muster serve` starts")
@@ -109,6 +112,26 @@ class Settings(BaseSettings):
         if not 1 <= value <= MAX_BROWSERS_PER_ROSTER:
             raise ValueError(f"MUSTER_{str(info.field_name).upper()} must be from 1 to "
                              f"{MAX_BROWSERS_PER_ROSTER} (browsers per roster), not {value}")
+        return value
+
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object) -> object:
+        # `MUSTER_DATA_DIR=` would otherwise be ".": whatever directory Muster starts in.
+        return PROJECT_DIR / "data" if value == "" else value
+
+    @field_validator("data_dir", mode="after")
+    @classmethod
+    def _absolute_directory(cls, value: Path) -> Path:
+        # A relative MUSTER_DATA_DIR is read once, against the directory Muster starts in, so
+        # that every message and `muster backup` name the same absolute file.
+        return value.expanduser().absolute()
+
+    @field_validator("port", mode="after")
+    @classmethod
+    def _tcp_port(cls, value: int) -> int:
+        if not 1 <= value <= 65535:
+            raise ValueError(f"must be a TCP port from 1 to 65535, not {value}")
         return value
 
     @field_validator("public_url", mode="after")
