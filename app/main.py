@@ -15,7 +15,6 @@ from app.config import Settings, get_settings
 from app.db import storage_lifespan
 from app.deps import APP_DEPENDENCIES
 from app.limits import BodySizeLimit
-from app.memory import limit_malloc_arenas
 from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
@@ -29,7 +28,6 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure_logging(settings)
-    limit_malloc_arenas(settings.malloc_arenas)  # before any worker thread starts
     app = FastAPI(title="Muster", version=__version__,
                   description="Army builder and points calculator for Chainmail and more.",
                   lifespan=storage_lifespan(settings),
