@@ -206,17 +206,26 @@ def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[
     if system is None:  # the document type only admits known rule systems
         raise ValueError(f"unknown ruleset {ruleset!r}")
     result = (evaluation or system.evaluate(document, "en")).result
-    # PostgreSQL text cannot hold NUL; the JSON document keeps it escaped, the columns drop it.
-    name = str(document.name).replace("\x00", "")  # type: ignore[attr-defined]
+    name = _column_text(str(document.name))  # type: ignore[attr-defined]
     return {
         "name": name[:NAME_LENGTH],
-        "search_name": name.casefold()[:NAME_LENGTH],
+        "search_name": searched(name)[:NAME_LENGTH],
         "ruleset": ruleset,
         "nation": getattr(document, "nation", None),
         "total": float(result["total"]),
         "points_limit": result["points_limit"],
         "valid": bool(result["valid"]),
     }
+
+
+def _column_text(text: str) -> str:
+    # PostgreSQL text cannot hold NUL; the JSON document keeps it escaped, the columns drop it.
+    return text.replace("\x00", "")
+
+
+def searched(text: str) -> str:
+    """Text as "my rosters" searches it: as names are stored for it (search_name)."""
+    return _column_text(text).casefold()
 
 
 def _stored(row: Roster | _EditableRow) -> StoredRoster:
@@ -730,7 +739,7 @@ def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str =
         .join(DeviceRoster, col(DeviceRoster.roster_id) == Roster.id)
         .where(DeviceRoster.device_id == device_id, col(Roster.deleted_at).is_(None))
         .order_by((column.desc() if descending else column.asc()).nulls_last(), col(Roster.id)))
-    needle = query.strip().casefold()
+    needle = searched(query).strip()
     if needle:
         statement = statement.where(col(Roster.search_name).contains(needle, autoescape=True))
     with _transaction(session):
