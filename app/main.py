@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -20,6 +20,7 @@ from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
 from app.rules import RULESETS
 from app.rules.base import pick
+from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -51,6 +52,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "может нести запрос: его нельзя было бы отправить обратно ни прочитанным, "
                     "ни выгруженным")
         return JSONResponse(status_code=413, content=errors.refusal_body(text))
+
+    @app.exception_handler(Exception)
+    async def _failed(request: Request, exc: Exception) -> Response:
+        # Answered by Starlette's outermost middleware, outside SecurityHeaders and RequestLog:
+        # their headers are added here.
+        rid = str(request.scope.get("state", {}).get("request_id", ""))
+        headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+        return PlainTextResponse(f"Internal Server Error (request {rid})", status_code=500,
+                                 headers={**headers, "X-Request-ID": rid})
 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: object, exc: RecursionError) -> JSONResponse:
