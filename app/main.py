@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi import Depends, FastAPI, Request
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from fastapi.staticfiles import StaticFiles
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors, services
@@ -22,8 +20,7 @@ from app.rules import RULESETS
 from app.rules.base import pick
 from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
-
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+from app.web.templating import STATIC_DIR, HashedStaticFiles
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -84,8 +81,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(order_test.router)
     app.include_router(melee.router)
     api_docs.install(app)  # before /static: its files are mounted under /static/api-docs
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", HashedStaticFiles(directory=STATIC_DIR), name="static")
 
+    # Innermost: what it compresses is the answer as sent, HEAD's (headers of the GET, no
+    # body) included; the security headers, the body limit and the log sit outside it.
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(AllowedMethods, routes=lambda: every_route(app.routes))
     app.add_middleware(CrossSiteWrites)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

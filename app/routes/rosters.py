@@ -37,6 +37,7 @@ from app.routes.health import UNAVAILABLE_ANSWER
 from app.rules import RULESETS, RosterDocument
 from app.rules.base import Lang, pick
 from app.schemas import Failure, ValidationFailure
+from app.web import conditional
 from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"])
@@ -149,13 +150,19 @@ def create_roster(request: Request, session: SessionDep, response: Response,
 @router.get("/{roster_id}", response_model=RosterPublic,
             responses=_VERSIONED | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
 def read_roster(request: Request, roster_id: RosterId, session: SessionDep, response: Response,
-                lang: LangDep = "en") -> dict[str, Any]:
-    """The roster, priced and judged; the ETag header is what a change sends in If-Match."""
+                lang: LangDep = "en") -> Any:
+    """The roster, priced and judged; the ETag header is what a change sends in If-Match, and
+    what If-None-Match sends to be answered 304 while the roster is unchanged (the language
+    is the address's own `lang`)."""
     try:
         roster = services.get_roster(session, roster_id)
     except services.RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
-    response.headers["ETag"] = etag(roster.version)
+    tag = etag(roster.version)
+    if conditional.fresh(request, tag):
+        return Response(status_code=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
+    response.headers["ETag"] = tag
+    response.headers["Cache-Control"] = "no-cache"
     return public(roster, lang, site(request))
 
 

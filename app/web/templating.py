@@ -7,15 +7,20 @@ serves both (and says so with `Vary: HX-Request`).
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from jinja2 import Environment, FileSystemLoader
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from app.rules import RULESETS
 from app.rules.base import decimal_text
@@ -24,6 +29,9 @@ from app.web import i18n
 # A page differs by these: htmx's fragments, the language, the browser's cookies.
 VARY = "HX-Request, Accept-Language, Cookie"
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
+STATIC_DIR = TEMPLATE_DIR.parent / "static"
+# What a static file's hashed address may be kept for: it changes whenever the file does.
+IMMUTABLE = "public, max-age=31536000, immutable"
 # Autoescape every template, whatever its extension. Templates ship with the code, so they are
 # not checked for changes on every page. Messages are translated by the i18n extension with
 # the request's language (i18n.gettext reads it, set by `render`).
@@ -35,6 +43,36 @@ env.globals["RULESETS"] = RULESETS
 env.globals["t"] = i18n.gettext
 env.globals["tp"] = i18n.pgettext
 TEMPLATES = Jinja2Blocks(env=env)
+
+
+@functools.cache
+def static_hash(name: str) -> str | None:
+    """A short hash of a static file's content (files ship with the code), None for none."""
+    path = (STATIC_DIR / name).resolve()
+    if not path.is_relative_to(STATIC_DIR) or not path.is_file():
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def static_url(name: str) -> str:
+    """The address of a file under static/, with its content's hash: `/static/app.css?v=…`."""
+    digest = static_hash(name)
+    return f"/static/{name}" + (f"?v={digest}" if digest else "")
+
+
+env.globals["static_url"] = static_url
+
+
+class HashedStaticFiles(StaticFiles):
+    """Static files; one asked for by its hashed address (static_url) may be kept a year."""
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v")
+        if asked and asked[-1] == static_hash(self.get_path(scope)):
+            response.headers["Cache-Control"] = IMMUTABLE
+        return response
 
 
 def points_value(value: float | int | None) -> str:

@@ -532,7 +532,7 @@ def test_the_print_sheet_names_the_sites_icon(client: TestClient) -> None:
     # Without it every printed sheet asks for /favicon.ico, which is not there.
     roster_id = create_army(client)
     sheet = client.get(f"/r/{roster_id}/print").text
-    assert '<link rel="icon" href="/static/favicon.svg"' in sheet
+    assert '<link rel="icon" href="/static/favicon.svg?v=' in sheet
     assert client.get("/static/favicon.svg").status_code == 200
 
 
