@@ -228,7 +228,7 @@ def searched(text: str) -> str:
     return _column_text(text).casefold()
 
 
-def _stored(row: Roster | _EditableRow) -> StoredRoster:
+def _stored(row: Roster | _RosterRow) -> StoredRoster:
     return StoredRoster(
         id=row.id, version=row.version, document=read_stored(row.document),
         ruleset=row.ruleset, name=row.name, created_at=_utc(row.created_at),
@@ -237,8 +237,7 @@ def _stored(row: Roster | _EditableRow) -> StoredRoster:
 
 
 def _fetch(session: Session, roster_id: str) -> Roster | None:
-    statement = select(Roster).where(Roster.id == roster_id)
-    return session.exec(statement.execution_options(populate_existing=True)).first()
+    return session.exec(_BY_ID, params={"roster_id": roster_id}).first()  # type: ignore[call-overload,no-any-return]
 
 
 def _live(session: Session, roster_id: str, days: int = RESTORE_DAYS) -> Roster:
@@ -277,8 +276,15 @@ def create_roster(session: Session, document: Any, *,
 
 
 def get_roster(session: Session, roster_id: str) -> StoredRoster:
+    # The columns, not the ORM's object: the commonest read of all needs no identity map.
     with _transaction(session):
-        return _stored(_live(session, roster_id))
+        found = session.exec(_ROW, params={"roster_id": roster_id}).first()  # type: ignore[call-overload]
+    if found is None:
+        raise RosterNotFound(roster_id)
+    row = _RosterRow(*found)
+    if row.deleted_at is not None:
+        raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
+    return _stored(row)
 
 
 def is_live(session: Session, roster_id: str) -> bool:
@@ -695,13 +701,13 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
             "roster_id": roster_id, "token_hash": digest(device_token)}).first()
     if found is None:
         raise EditRefused(roster_id)
-    row = _EditableRow(*found)
+    row = _RosterRow(*found)
     if row.deleted_at is not None:
         raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
     return _stored(row)
 
 
-class _EditableRow(NamedTuple):
+class _RosterRow(NamedTuple):
     id: str
     version: int
     document: str
@@ -714,11 +720,16 @@ class _EditableRow(NamedTuple):
     deleted_at: datetime | None
 
 
-# The roster with the browser's right to edit it, in one read; its columns are _EditableRow's.
+# A roster's columns, those of _RosterRow; alone (_ROW), and with the browser's right to edit
+# it, in one read (_EDITABLE).
+_COLUMNS = (_ROSTER.c.id, _ROSTER.c.version, _ROSTER.c.document, _ROSTER.c.ruleset,
+            _ROSTER.c.name, _ROSTER.c.created_at, _ROSTER.c.updated_at,
+            _ROSTER.c.copied_from_id, _ROSTER.c.copied_from_version, _ROSTER.c.deleted_at)
+_ROW = sa_select(*_COLUMNS).where(_ROSTER.c.id == bindparam("roster_id"))
+_BY_ID = (select(Roster).where(col(Roster.id) == bindparam("roster_id"))
+          .execution_options(populate_existing=True))
 _EDITABLE = (
-    sa_select(_ROSTER.c.id, _ROSTER.c.version, _ROSTER.c.document, _ROSTER.c.ruleset,
-              _ROSTER.c.name, _ROSTER.c.created_at, _ROSTER.c.updated_at,
-              _ROSTER.c.copied_from_id, _ROSTER.c.copied_from_version, _ROSTER.c.deleted_at)
+    sa_select(*_COLUMNS)
     .select_from(_ROSTER.join(_GRANT, _GRANT.c.roster_id == _ROSTER.c.id)
                  .join(_DEVICE, _DEVICE.c.id == _GRANT.c.device_id))
     .where(_ROSTER.c.id == bindparam("roster_id"), _GRANT.c.can_edit.is_(True),
