@@ -36,8 +36,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import command, database, server_pids  # noqa: E402
-from bench.price import free_port  # noqa: E402
+from bench.load import command, database, free_port, server_pids  # noqa: E402
 
 RECONNECT = 100  # requests of a client between new connections
 
