@@ -148,7 +148,7 @@ async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> No
                         mine.remove(roster)
                         ledger.deleted.append(roster.id)
                 elif roll < 0.45:  # the share link opened by someone else, with no cookies:
-                    # the version is read on the event loop (app/async_reads.py)
+                    # a reader with no "my rosters" of its own
                     ledger.expect(await reader.get(f"/r/{roster.id}"), 200)
                 else:
                     path = rng.choice([
