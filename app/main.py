@@ -66,12 +66,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"field": "body", "message": "nested too deeply", "type": "value_error",
                  "loc": ["body"]}]})
 
-    # A request is matched against the routers in this order, route by route, and each route
-    # tried costs about a microsecond: the probes first, then the API's three routes (the
-    # price, its busiest, is the request nearest its target against the bare endpoint: 5 %
-    # of its time went on trying the ten page routes), then the pages (share view, editor
-    # changes), which lose 4 % to the API's three and keep twice their target (bench/HISTORY.md).
-    # No two routers share a path and method, so the order changes no answer.
+    # A request is matched against the routers in this order, route by route: the probes and
+    # the API's few routes first, then the pages. No two routers share a path and method, so
+    # the order changes no answer.
     app.include_router(health.router)
     app.include_router(api.router)
     app.include_router(pages.router)

@@ -93,11 +93,10 @@ def test_without_a_public_url_each_host_is_a_page_of_its_own(client: TestClient)
         assert f'value="http://{host}{view}"' in page.text
 
 
-def test_with_a_public_url_every_host_gets_its_links_and_one_kept_page(
+def test_with_a_public_url_every_host_gets_its_links(
         app_with: AppFactory) -> None:
     # MUSTER_PUBLIC_URL: the links a page writes name the site the operator chose, whatever
-    # Host a request names, so a random Host neither draws the page again nor pushes out
-    # other rosters' kept pages.
+    # Host a request names.
     with app_with(public_url="https://muster.example/club/") as client:
         roster = client.post("/api/v1/rosters", json=army()).json()
         view = f"/r/{roster['id']}"

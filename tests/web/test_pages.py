@@ -598,11 +598,11 @@ def test_the_share_view_of_a_deleted_roster_says_it_was_deleted(
     roster = client.post("/api/v1/rosters", json=army()).json()
     view = f"/r/{roster['id']}"
     with TestClient(client.app) as owner, TestClient(client.app) as stranger:
-        # The owner's browser has "my rosters" (its view is read in a worker thread and noted
-        # there); the stranger's has none (read on the event loop).
+        # The owner's browser has "my rosters" (its view is noted there); the stranger's has
+        # none.
         assert owner.get(f"{view}/edit?key={roster['edit_key']}").status_code == 200
         assert "muster_device" in owner.cookies
-        assert stranger.get(view, headers=headers).status_code == 200  # a kept page, drawn
+        assert stranger.get(view, headers=headers).status_code == 200
         key = {"Authorization": f"Bearer {roster['edit_key']}"}
         assert client.delete(f"/api/v1/rosters/{roster['id']}", headers=key).status_code == 204
         for browser in (owner, stranger):
