@@ -53,11 +53,9 @@ def serve(args: argparse.Namespace) -> int:
         get_settings.cache_clear()
     # No proxy headers here: the app reads X-Forwarded-For itself, and only from the proxies
     # MUSTER_TRUSTED_PROXIES names (uvicorn would trust 127.0.0.1 by default).
-    # BoundedHead: httptools with a bound on a request's head (app/http_protocol.py).
-    from app.http_protocol import BoundedHead
 
     uvicorn.run("app.asgi:app", host=args.host or settings.host, port=args.port or settings.port,
-                workers=args.workers or settings.workers, proxy_headers=False, http=BoundedHead,
+                workers=args.workers or settings.workers, proxy_headers=False,
                 log_level=settings.log_level, log_config=uvicorn_log_config(settings),
                 access_log=False, timeout_graceful_shutdown=settings.graceful_timeout)
     return 0

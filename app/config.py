@@ -47,22 +47,10 @@ class Settings(BaseSettings):
     db_pre_ping: bool = False
     db_recycle_seconds: int = Field(default=1800, ge=1, description="reopen older connections")
     db_connect_timeout: int = Field(default=10, ge=1, description="PostgreSQL: seconds to connect")
-    # PostgreSQL: connections of the pool used on the event loop, for share views' version
-    # reads (app/async_reads.py) and the editor's changes from a kept version
-    # (app/loop_writes.py). Each statement takes well under a millisecond, so two keep up with
-    # thousands a second; more only hold database backends. (Its first name is still read.)
-    db_loop_connections: int = Field(
-        default=2, ge=1, le=100, validation_alias=AliasChoices(
-            "MUSTER_DB_LOOP_CONNECTIONS", "MUSTER_DB_ASYNC_READ_CONNECTIONS",
-            "db_loop_connections"))
     sqlite_synchronous: Literal["NORMAL", "FULL"] = "FULL"
     # Page cache of each SQLite connection (KiB). The pool keeps up to db_pool_size connections
     # open, and the operating system caches the file for all of them anyway.
     sqlite_cache_kib: int = Field(default=1024, ge=64, le=1024 * 1024)
-    # glibc malloc arenas per process (0: glibc's default, 8 per core). Each worker thread
-    # otherwise gets an arena of its own, and memory freed in one cannot serve another, so a
-    # long-running server's memory creeps up.
-    malloc_arenas: int = Field(default=2, ge=0, le=64)
     migrate_on_start: bool = True
     max_body_bytes: int = 1024 * 1024
     # Revisions kept per roster, the latest (0: all). Every change stores one: without a bound,
