@@ -72,9 +72,9 @@ class Settings(BaseSettings):
     # ("127.0.0.1, 10.0.0.0/8"). Empty: the peer address is the client.
     trusted_proxies: str = ""
     # The site's public address ("https://muster.example", or with a path the site is served
-    # under): every share link, QR code and other absolute address the app writes uses it, and
-    # the share view's kept pages do not vary with the Host a request names. Empty: the site as
-    # each request reached it (scheme and Host). See public_address.
+    # under): every share link, QR code and other absolute address the app writes uses it, so
+    # they do not vary with the Host a request names. Empty: the site as each request reached
+    # it (scheme and Host). See public_address.
     public_url: str = ""
     secure_cookies: bool = False
     host: str = "127.0.0.1"
