@@ -1,4 +1,4 @@
-"""The `muster` command: serve, migrate, backup, purge."""
+"""The `muster` command: serve, migrate, backup, purge, settings."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
+from app import settings_check
 from app.config import get_settings
+
+DESCRIPTION = """Muster: an army builder and points calculator for Chainmail and other
+historical miniature wargames, served as a web site. `muster serve` starts it."""
+SETTINGS_NOTE = """Settings are environment variables (MUSTER_..., DATABASE_URL), also read from
+.env in the current directory; `muster settings` lists them all with their values. A bad
+setting stops the command with a message naming it (exit status 2)."""
 
 
 def say(en: str, ru: str, *, error: bool = False) -> None:
@@ -30,8 +37,13 @@ def serve(args: argparse.Namespace) -> int:
 
     if args.log_level:
         os.environ["MUSTER_LOG_LEVEL"] = args.log_level
-    get_settings.cache_clear()
-    settings = get_settings()
+    settings = settings_check.load()
+    settings_check.check_database(settings, create=True)
+    settings_check.check_for_serving(settings)
+    settings_check.check_listen(args.host or settings.host, args.port or settings.port,
+                                flags=bool(args.host or args.port))
+    say(f"muster: data in {settings_check.describe(settings)}",
+        f"muster: данные в {settings_check.describe(settings)}")
     if settings.migrate_on_start:
         status = _migrate_to("head")
         if status:
@@ -41,17 +53,16 @@ def serve(args: argparse.Namespace) -> int:
         get_settings.cache_clear()
     # No proxy headers here: the app reads X-Forwarded-For itself, and only from the proxies
     # MUSTER_TRUSTED_PROXIES names (uvicorn would trust 127.0.0.1 by default).
-    # BoundedHead: httptools with a bound on a request's head (app/http_protocol.py).
-    from app.http_protocol import BoundedHead
 
     uvicorn.run("app.asgi:app", host=args.host or settings.host, port=args.port or settings.port,
-                workers=args.workers or settings.workers, proxy_headers=False, http=BoundedHead,
+                workers=args.workers or settings.workers, proxy_headers=False,
                 log_level=settings.log_level, log_config=uvicorn_log_config(settings),
                 access_log=False, timeout_graceful_shutdown=settings.graceful_timeout)
     return 0
 
 
 def migrate(args: argparse.Namespace) -> int:
+    settings_check.check_database(settings_check.load(), create=True)
     return _migrate_to(args.revision)
 
 
@@ -83,7 +94,9 @@ def purge(args: argparse.Namespace) -> int:
 
     from app import db, services
 
-    engine = db.make_engine(get_settings())
+    settings = settings_check.load()
+    settings_check.check_database(settings, create=True)
+    engine = db.make_engine(settings)
     try:
         db.migrate(engine)
         with Session(engine) as session:
@@ -102,7 +115,8 @@ def backup(args: argparse.Namespace) -> int:
 
     from app import db
 
-    settings = get_settings()
+    settings = settings_check.load()
+    settings_check.database_url(settings)
     if not db.is_sqlite(settings.db_url):
         # pg_dump speaks libpq URLs: no "+driver" part.
         libpq = make_url(settings.db_url).set(drivername="postgresql")
@@ -113,6 +127,7 @@ def backup(args: argparse.Namespace) -> int:
             error=True)
         return 2
     source = db.sqlite_path(settings.db_url)
+    source = source.absolute() if source is not None else None
     if source is None or not source.is_file():
         say(f"no database file at {source}: nothing to back up",
             f"файла базы {source} нет: копировать нечего", error=True)
@@ -156,10 +171,29 @@ def _positive(text: str) -> int:
     return value
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="muster", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-    p = commands.add_parser("serve", help="start the web server (applies migrations first)")
+def show_settings(args: argparse.Namespace) -> int:
+    listing = settings_check.table(settings_check.load())
+    try:
+        print(listing, flush=True)
+    except BrokenPipeError:
+        # `muster settings | head`: the reader has all it wanted.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="muster", description=DESCRIPTION, epilog=SETTINGS_NOTE)
+    parser.add_argument("--debug", action="store_true",
+                        help="on a bad setting, show the traceback too")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=summary, description=description,
+                                   epilog=SETTINGS_NOTE)
+
+    p = command("serve", "start the web server", "Apply pending migrations, print where the "
+                "data is, then serve on MUSTER_HOST:MUSTER_PORT until Ctrl+C or SIGTERM, "
+                "finishing the requests in flight.")
     p.add_argument("--host", default=None, help="default: MUSTER_HOST or 127.0.0.1")
     p.add_argument("--port", type=_positive, default=None, help="default: MUSTER_PORT or 8000")
     p.add_argument("--workers", type=_positive, default=None,
@@ -167,16 +201,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--log-level", default=None, choices=["debug", "info", "warning", "error"],
                    help="default: MUSTER_LOG_LEVEL or info")
     p.set_defaults(func=serve)
-    p = commands.add_parser("migrate", help="apply pending database migrations")
+    p = command("migrate", "apply pending database migrations", "Bring the database's schema "
+                "to this release without starting the server (`serve` does it on start too).")
     p.add_argument("--revision", default="head", help="target revision (default: head)")
     p.set_defaults(func=migrate)
-    p = commands.add_parser("backup", help="copy the SQLite database to PATH while it runs")
+    p = command("backup", "copy the SQLite database", "Copy the live SQLite database with "
+                "SQLite's online backup API, safe while the server runs, checked, and written "
+                "under its name only when complete. For PostgreSQL it prints the pg_dump "
+                "command to use.")
     p.add_argument("path", help="the backup file to write, or a directory for a dated file")
     p.set_defaults(func=backup)
-    p = commands.add_parser("purge", help="remove rosters deleted more than 30 days ago")
+    p = command("purge", "remove deleted rosters for good", "Remove rosters deleted more than "
+                "30 days ago, with their history (`serve` does it on start too).")
     p.set_defaults(func=purge)
-    args = parser.parse_args(argv)
-    return int(args.func(args))
+    p = command("settings", "list every setting", "Print each setting's environment "
+                "variable, current value (passwords masked), default and what it accepts.")
+    p.set_defaults(func=show_settings)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except settings_check.SettingError as error:
+        if args.debug:
+            raise
+        print(error.lines(), file=sys.stderr, flush=True)
+        return 2
 
 
 if __name__ == "__main__":

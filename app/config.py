@@ -13,12 +13,15 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 # The most browsers a roster's bounds may allow: far beyond any real roster's, and a number every
 # database's integers hold (a bound is an OFFSET in a query; a larger one failed every edit link).
 MAX_BROWSERS_PER_ROSTER = 1_000_000
+# The project folder (the app is installed in place, beside its templates and migrations): the
+# default database lives in its `data` folder, wherever the server is started from.
+PROJECT_DIR = Path(__file__).resolve().parent.parent
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="MUSTER_", env_file=".env", extra="ignore")
 
-    data_dir: Path = Path("data")
+    data_dir: Path = PROJECT_DIR / "data"
     database_url: str = Field(
         default="",
         validation_alias=AliasChoices("DATABASE_URL", "MUSTER_DATABASE_URL"),
@@ -44,22 +47,10 @@ class Settings(BaseSettings):
     db_pre_ping: bool = False
     db_recycle_seconds: int = Field(default=1800, ge=1, description="reopen older connections")
     db_connect_timeout: int = Field(default=10, ge=1, description="PostgreSQL: seconds to connect")
-    # PostgreSQL: connections of the pool used on the event loop, for share views' version
-    # reads (app/async_reads.py) and the editor's changes from a kept version
-    # (app/loop_writes.py). Each statement takes well under a millisecond, so two keep up with
-    # thousands a second; more only hold database backends. (Its first name is still read.)
-    db_loop_connections: int = Field(
-        default=2, ge=1, le=100, validation_alias=AliasChoices(
-            "MUSTER_DB_LOOP_CONNECTIONS", "MUSTER_DB_ASYNC_READ_CONNECTIONS",
-            "db_loop_connections"))
     sqlite_synchronous: Literal["NORMAL", "FULL"] = "FULL"
     # Page cache of each SQLite connection (KiB). The pool keeps up to db_pool_size connections
     # open, and the operating system caches the file for all of them anyway.
     sqlite_cache_kib: int = Field(default=1024, ge=64, le=1024 * 1024)
-    # glibc malloc arenas per process (0: glibc's default, 8 per core). Each worker thread
-    # otherwise gets an arena of its own, and memory freed in one cannot serve another, so a
-    # long-running server's memory creeps up.
-    malloc_arenas: int = Field(default=2, ge=0, le=64)
     migrate_on_start: bool = True
     max_body_bytes: int = 1024 * 1024
     # Revisions kept per roster, the latest (0: all). Every change stores one: without a bound,
@@ -81,14 +72,14 @@ class Settings(BaseSettings):
     # ("127.0.0.1, 10.0.0.0/8"). Empty: the peer address is the client.
     trusted_proxies: str = ""
     # The site's public address ("https://muster.example", or with a path the site is served
-    # under): every share link, QR code and other absolute address the app writes uses it, and
-    # the share view's kept pages do not vary with the Host a request names. Empty: the site as
-    # each request reached it (scheme and Host). See public_address.
+    # under): every share link, QR code and other absolute address the app writes uses it, so
+    # they do not vary with the Host a request names. Empty: the site as each request reached
+    # it (scheme and Host). See public_address.
     public_url: str = ""
     secure_cookies: bool = False
     host: str = "127.0.0.1"
     port: int = 8000
-    # Operations (README, "Running at scale"). One log line per request, plain text or JSON lines.
+    # Operations (docs/operations.md). One log line per request, plain text or JSON lines.
     log_format: Literal["plain", "json"] = "plain"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     workers: int = Field(default=1, ge=1, le=64, description="processes `muster serve` starts")
@@ -109,6 +100,26 @@ class Settings(BaseSettings):
         if not 1 <= value <= MAX_BROWSERS_PER_ROSTER:
             raise ValueError(f"MUSTER_{str(info.field_name).upper()} must be from 1 to "
                              f"{MAX_BROWSERS_PER_ROSTER} (browsers per roster), not {value}")
+        return value
+
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object) -> object:
+        # `MUSTER_DATA_DIR=` would otherwise be ".": whatever directory Muster starts in.
+        return PROJECT_DIR / "data" if value == "" else value
+
+    @field_validator("data_dir", mode="after")
+    @classmethod
+    def _absolute_directory(cls, value: Path) -> Path:
+        # A relative MUSTER_DATA_DIR is read once, against the directory Muster starts in, so
+        # that every message and `muster backup` name the same absolute file.
+        return value.expanduser().absolute()
+
+    @field_validator("port", mode="after")
+    @classmethod
+    def _tcp_port(cls, value: int) -> int:
+        if not 1 <= value <= 65535:
+            raise ValueError(f"must be a TCP port from 1 to 65535, not {value}")
         return value
 
     @field_validator("public_url", mode="after")

@@ -10,18 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import functools
-import gc
 import logging
-import os
-import sqlite3
-import threading
-import time
-import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,17 +23,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from anyio import to_thread
 from fastapi import FastAPI, Request
-from sqlalchemy import (
-    Connection,
-    Dialect,
-    Engine,
-    Executable,
-    Select,
-    create_engine,
-    event,
-    exc,
-    text,
-)
+from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -55,8 +37,6 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 WRITER = "muster_writer"
 # Any constant: concurrent starters on PostgreSQL queue on this lock instead of racing the DDL.
 _MIGRATION_LOCK = 0x6D75737465
-# The garbage collector's thresholds in a serving process (see storage_lifespan).
-GC_THRESHOLDS = (5000, 20, 20)
 # What a request meets when the database is down, cut off, or too busy to hand out a
 # connection in time: a passing condition, answered 503 (app/routes/health.py), not a bug.
 UNAVAILABLE: tuple[type[Exception], ...] = (exc.OperationalError, exc.InterfaceError,
@@ -111,169 +91,22 @@ def _sqlite_engine(settings: Settings) -> Engine:
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
-    # Writers take turns before asking SQLite for its write lock. SQLite makes a writer that
-    # finds the lock taken sleep and retry (up to 100 ms at a time), so writers racing for it
-    # leave the database idle between writes and their waits pile up. Here a writer waits in
-    # a queue instead, and is woken the moment the last commit is done: the threads of this
-    # process on a lock, the processes sharing the file on advisory locks of files beside it
-    # (TurnAcrossProcesses: fair between processes, released by the kernel if its holder
-    # dies). Both waits end at the busy timeout.
-    turns = threading.Lock()
-    holders: set[int] = set()  # the driver connections whose transaction holds the turn
-    wait = settings.db_busy_timeout_ms / 1000
-    across = TurnAcrossProcesses(path) if path is not None else None
-
-    def _take_turn(dbapi_connection: Any) -> None:
-        deadline = time.monotonic() + wait
-        if not turns.acquire(timeout=wait):
-            raise _locked()
-        holders.add(id(dbapi_connection))
-        try:
-            if across is not None:
-                across.take(deadline)
-        except BaseException:
-            _end_turn(dbapi_connection)
-            raise
-
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        if not connection.get_execution_options().get(WRITER):
-            connection.exec_driver_sql("BEGIN")
-            return
-        _take_turn(connection.connection.dbapi_connection)
-        try:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-        except BaseException:
-            _end_turn(connection.connection.dbapi_connection)
-            raise
+        # A writer takes the write lock at once: two writers that both read first would
+        # otherwise deadlock upgrading their read locks (SQLITE_BUSY, not waited for).
+        writes = connection.get_execution_options().get(WRITER)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
-    def _end_turn(dbapi_connection: Any) -> None:
-        # SQLAlchemy hands the dialect the pool's proxy or the driver's connection itself.
-        key = id(getattr(dbapi_connection, "dbapi_connection", dbapi_connection))
-        if key in holders:
-            holders.discard(key)
-            if across is not None:
-                across.give_back()
-            turns.release()
-
-    @event.listens_for(engine, "invalidate")
-    def _invalidated(dbapi_connection: Any, _record: Any, _error: Any) -> None:
-        _end_turn(dbapi_connection)  # a connection dropped mid-write gives up its turn
-
-    @event.listens_for(engine, "close")
-    def _closed(dbapi_connection: Any, _record: Any) -> None:
-        _end_turn(dbapi_connection)
-
-    if across is not None:
-        @event.listens_for(engine, "engine_disposed", once=True)
-        def _disposed(_engine: Engine) -> None:
-            across.close()
-
-    dialect = engine.dialect
-    commit, rollback = dialect.do_commit, dialect.do_rollback
-
-    def do_commit(dbapi_connection: Any) -> None:
-        try:
-            commit(dbapi_connection)
-        finally:
-            _end_turn(dbapi_connection)
-
-    def do_rollback(dbapi_connection: Any) -> None:
-        try:
-            rollback(dbapi_connection)
-        finally:
-            _end_turn(dbapi_connection)
-
-    # The dialect belongs to this engine alone; its commit and rollback end a writer's turn
-    # once the database has finished (SQLAlchemy's events fire before, not after).
-    dialect.do_commit = do_commit  # type: ignore[method-assign]
-    dialect.do_rollback = do_rollback  # type: ignore[method-assign]
-    _WRITER_TURNS[engine] = (_take_turn, _end_turn)
-    _GROUP_COMMITS[engine] = _GroupCommit(engine)
     return engine
 
 
-# A SQLite engine's writers' turn, for writes that go to the driver (write_then): take it for a
-# driver connection, end it once that connection has committed or rolled back.
-_WRITER_TURNS: weakref.WeakKeyDictionary[Engine, tuple[Callable[[Any], None],
-                                                       Callable[[Any], None]]] = \
-    weakref.WeakKeyDictionary()
-
-
-def _locked() -> exc.OperationalError:
-    return exc.OperationalError("BEGIN IMMEDIATE", None,
-                                sqlite3.OperationalError("database is locked"))
-
-
-class TurnAcrossProcesses:
-    """The turn to write one SQLite file, among the server processes sharing it: an advisory
-    lock on `<file>-writer`, and a queue, `<file>-writer-queue`, that makes the turn fair.
-
-    A process whose writers are all busy would otherwise keep the turn: its next writer is
-    woken the moment its last commit ends, while a writer of another process finds the lock
-    only when it next looks, and under load it never does (one worker of two sat idle). A
-    writer that finds the turn taken therefore queues first, holding the queue's lock while it
-    waits; a process about to take the turn while someone queues joins the queue behind them.
-    The kernel drops both locks with a process that dies; every wait ends at the busy timeout.
-    """
-
-    def __init__(self, database: Path) -> None:
-        self.turn = _lock_file(database.with_name(database.name + "-writer"))
-        self.queue = _lock_file(database.with_name(database.name + "-writer-queue"))
-
-    def take(self, deadline: float) -> None:
-        if not self._queued() and _try_lock(self.turn):
-            return
-        _wait_for_lock(self.queue, deadline)
-        try:
-            _wait_for_lock(self.turn, deadline)
-        finally:
-            fcntl.flock(self.queue, fcntl.LOCK_UN)
-
-    def give_back(self) -> None:
-        fcntl.flock(self.turn, fcntl.LOCK_UN)
-
-    def close(self) -> None:
-        os.close(self.turn)
-        os.close(self.queue)
-
-    def _queued(self) -> bool:
-        """Whether a writer of another process waits for the turn (holds the queue)."""
-        if not _try_lock(self.queue, fcntl.LOCK_SH):
-            return True
-        fcntl.flock(self.queue, fcntl.LOCK_UN)
-        return False
-
-
-def _try_lock(fd: int, kind: int = fcntl.LOCK_EX) -> bool:
-    try:
-        fcntl.flock(fd, kind | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-def _wait_for_lock(fd: int, deadline: float) -> None:
-    """Take the advisory lock on `fd` by `deadline` (the busy timeout): a writer in another
-    process that hangs must not hold this one forever. Polled, as flock has no timeout, at
-    at most a millisecond, so the lock still changes hands about as soon as it is free."""
-    pause = 0.0001
-    while not _try_lock(fd):
-        if time.monotonic() >= deadline:
-            raise _locked()
-        time.sleep(pause)
-        pause = min(pause * 2, 0.001)
-
-
-def _lock_file(path: Path) -> int:
-    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-
-
 def end_open_transaction(session: Session) -> None:
-    """A transaction the caller left open would pin an old snapshot (and, on SQLite, keep a
-    read lock): what follows starts from a fresh one."""
+    """A read the caller left open (SQLAlchemy begins one with any statement) would pin an old
+    snapshot and, on SQLite, a read lock: it is rolled back, not committed, as every write
+    is made in a transaction of its own (`transaction`)."""
     if session.in_transaction():
-        session.commit()
+        session.rollback()
 
 
 @contextlib.contextmanager
@@ -297,270 +130,6 @@ def transaction(session: Session, *, write: bool = False) -> Iterator[None]:
     except BaseException:
         session.rollback()
         raise
-
-
-@dataclass(frozen=True)
-class _DriverStatement:
-    """A statement as its driver takes it, with what SQLAlchemy does to values on the way in
-    and out (SQLite stores dates as text), or None where a value goes as it is."""
-
-    sql: str
-    order: tuple[str, ...] | None  # parameter names in order, for a positional paramstyle
-    bind: dict[str, Callable[[Any], Any] | None]
-    results: tuple[Callable[[Any], Any] | None, ...]  # per column of the rows
-
-    def arguments(self, params: dict[str, Any]) -> Any:
-        values = {name: params[name] if process is None or params[name] is None
-                  else process(params[name]) for name, process in self.bind.items()}
-        return tuple(values[name] for name in self.order) if self.order is not None else values
-
-    def row(self, found: Any) -> tuple[Any, ...]:
-        return tuple(value if process is None or value is None else process(value)
-                     for value, process in zip(found, self.results, strict=True))
-
-
-@functools.cache
-def driver_statement(statement: Executable, dialect: Dialect) -> _DriverStatement:
-    compiled = statement.compile(dialect=dialect)
-    return _DriverStatement(
-        str(compiled), tuple(compiled.positiontup or ()) if compiled.positional else None,
-        {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
-         for bind, name in compiled.bind_names.items()},
-        tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
-              for column in getattr(statement, "exported_columns", ())))
-
-
-class _OnTheDriver:
-    """One use of a pooled driver connection, for read_one and write_then: driver errors
-    come out as SQLAlchemy's (so a database that is away is answered 503, as everywhere), a
-    connection that failed is dropped from the pool, and the connection always goes back."""
-
-    def __init__(self, engine: Engine, params: dict[str, Any]) -> None:
-        self.engine, self.params = engine, params
-        self.error_type: type[Exception] = engine.dialect.loaded_dbapi.Error
-        self.sql: str | None = None  # the statement running, named in an error
-        self.cursor: Any = None
-
-    def __enter__(self) -> _OnTheDriver:
-        try:
-            self.connection = self.engine.raw_connection()
-        except self.error_type as error:  # the database cannot be reached
-            raise exc.DBAPIError.instance(None, None, error, self.error_type,
-                                          dialect=self.engine.dialect) from error
-        return self
-
-    def execute(self, sql: str, arguments: Any) -> Any:
-        if self.cursor is None:
-            self.cursor = self.connection.cursor()
-        self.sql = sql
-        self.cursor.execute(sql, arguments)
-        return self.cursor
-
-    def __exit__(self, _kind: Any, error: BaseException | None, _trace: Any) -> None:
-        try:
-            if self.cursor is not None:
-                with contextlib.suppress(self.error_type):
-                    self.cursor.close()
-            if isinstance(error, self.error_type):
-                broken = self.engine.dialect.is_disconnect(
-                    error, self.connection.dbapi_connection, self.cursor)
-                self.connection.invalidate(error)  # never back to the pool in an unknown state
-                raise exc.DBAPIError.instance(self.sql, self.params, error, self.error_type,
-                                              connection_invalidated=broken,
-                                              dialect=self.engine.dialect) from error
-        finally:
-            self.connection.close()
-
-
-def read_one(engine: Engine, statement: Select[Any],
-             params: dict[str, Any]) -> tuple[Any, ...] | None:
-    """The first row of a one-statement read, run by the driver itself, outside a transaction,
-    with its values as SQLAlchemy would give them (errors as in _OnTheDriver).
-
-    For the hottest reads only: SQLAlchemy's connection and execution machinery costs more
-    than the read.
-    """
-    return _alone(engine, statement, params)
-
-
-def _alone(engine: Engine, statement: Executable,
-           params: dict[str, Any]) -> tuple[Any, ...] | None:
-    """Run one statement by the driver outside a transaction (for a write, the statement is
-    its own transaction); its first row, converted as SQLAlchemy converts values."""
-    prepared = driver_statement(statement, engine.dialect)
-    arguments = prepared.arguments(params)  # before autocommit is set: a missing one raises
-    sqlite = engine.dialect.name == "sqlite"
-    with _OnTheDriver(engine, params) as call:
-        driver = call.connection.driver_connection
-        if not sqlite:
-            # No BEGIN and COMMIT round trips. (SQLite's connections run a lone statement
-            # outside a transaction already: see _sqlite_engine.)
-            driver.autocommit = True  # type: ignore[union-attr]
-        row = call.execute(prepared.sql, arguments).fetchone()
-        if not sqlite:
-            driver.autocommit = False  # type: ignore[union-attr]
-    return None if row is None else prepared.row(row)
-
-
-def writes_as_one(engine: Engine) -> bool:
-    """Whether write_then runs its `as_one` statement on this engine (PostgreSQL): a write of
-    several statements is then one round trip."""
-    return engine.dialect.name == "postgresql"
-
-
-def write_then(engine: Engine, first: Executable, then: tuple[Executable, ...],
-               params: dict[str, Any], *, as_one: Executable | None = None,
-               ) -> tuple[Any, ...] | None:
-    """Run `first` (a statement RETURNING a row) and, when it returns one, each of `then` in
-    turn, in one transaction run by the driver itself; the row, or None when nothing was
-    written (errors as in _OnTheDriver; a failed write is rolled back whole). On PostgreSQL,
-    `as_one`, the same write as one statement returning the same row, runs instead, as its
-    own transaction.
-
-    For the editor's change: on SQLite writers take turns (see _sqlite_engine), and the
-    Python that SQLAlchemy runs between BEGIN and COMMIT kept every other writer waiting,
-    the more so the busier the process. On PostgreSQL each statement is a round trip. On
-    SQLite the writes of a process's threads that wait for the turn at the same moment are
-    committed together (_GroupCommit).
-    """
-    if as_one is not None and writes_as_one(engine):
-        return _alone(engine, as_one, params)
-    one = driver_statement(first, engine.dialect)
-    rest = tuple(driver_statement(statement, engine.dialect) for statement in then)
-    write = _Write(one, rest, params, one.arguments(params),
-                   tuple(statement.arguments(params) for statement in rest))
-    group = _GROUP_COMMITS.get(engine)
-    if group is not None:
-        return group.write(write)
-    with _OnTheDriver(engine, params) as call:
-        row = call.execute(one.sql, write.first_arguments).fetchone()
-        if row is not None:
-            for statement, arguments in zip(rest, write.then_arguments, strict=True):
-                call.execute(statement.sql, arguments)
-        try:
-            call.connection.commit()
-        except BaseException:
-            with contextlib.suppress(call.error_type):
-                call.connection.rollback()
-            raise
-    return None if row is None else one.row(row)
-
-
-@dataclass
-class _Write:
-    """One writer's statements, waiting to be committed with others."""
-
-    first: _DriverStatement
-    then: tuple[_DriverStatement, ...]
-    params: dict[str, Any]
-    first_arguments: Any
-    then_arguments: tuple[Any, ...]
-    row: tuple[Any, ...] | None = None
-    failed: BaseException | None = None  # a driver error, or what failed the whole batch
-    failed_sql: str | None = None
-    leads: bool = False
-    woken: threading.Event = dataclasses.field(default_factory=threading.Event)
-
-
-class _GroupCommit:
-    """SQLite writes of one process, committed in batches: one turn, one transaction and one
-    `fsync` for every write that was waiting when the turn came, each write in a savepoint of
-    its own so that one that fails leaves the others whole.
-
-    Each commit with `synchronous = FULL` waits for the disk, and writers take turns, so with
-    one write per commit the disk's flushes bounded the writes per second and every writer
-    queued behind them. The first writer to arrive leads: it takes the turn, writes the whole
-    queue, commits, wakes the others with their results, and hands the lead to whoever queued
-    meanwhile. A write is answered only after the commit that holds it, as before.
-    """
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.lock = threading.Lock()
-        self.queue: list[_Write] = []
-        self.leading = False
-
-    def write(self, write: _Write) -> tuple[Any, ...] | None:
-        with self.lock:
-            self.queue.append(write)
-            if not self.leading:
-                self.leading = write.leads = True
-        if not write.leads:
-            write.woken.wait()  # with a result, or to lead (the leader always wakes us)
-        if write.leads:
-            self._lead()
-        if write.failed is not None:
-            if isinstance(write.failed, self.engine.dialect.loaded_dbapi.Error):
-                # A wrapper of its own per writer: one exception raised in several threads
-                # would share (and garble) its traceback.
-                raise exc.DBAPIError.instance(
-                    write.failed_sql, write.params, write.failed,
-                    self.engine.dialect.loaded_dbapi.Error, dialect=self.engine.dialect,
-                ) from write.failed
-            raise write.failed
-        return write.row
-
-    def _lead(self) -> None:
-        batch: list[_Write] = []
-        try:
-            self._commit(batch)
-        except BaseException as error:
-            if not batch:  # the turn never came: those queued for it give up with the leader
-                with self.lock:
-                    batch[:], self.queue = self.queue, []
-            failed = error.orig if isinstance(error, exc.DBAPIError) else error
-            sql = error.statement if isinstance(error, exc.DBAPIError) else None
-            for write in batch:  # nothing of the batch was committed
-                write.row, write.failed, write.failed_sql = None, failed, sql
-        finally:
-            with self.lock:
-                if self.queue:
-                    self.queue[0].leads = True
-                    self.queue[0].woken.set()
-                else:
-                    self.leading = False
-            for write in batch:
-                write.woken.set()
-
-    def _commit(self, batch: list[_Write]) -> None:
-        """Take the turn, then write and commit everything queued by then (into `batch`):
-        whoever queued while the leader waited for the turn is written with it."""
-        take_turn, end_turn = _WRITER_TURNS[self.engine]
-        with _OnTheDriver(self.engine, {}) as call:
-            driver = call.connection.dbapi_connection
-            take_turn(driver)
-            try:
-                with self.lock:
-                    batch[:], self.queue = self.queue, []
-                call.params = batch[0].params
-                call.execute("BEGIN IMMEDIATE", ())
-                for write in batch:
-                    call.execute("SAVEPOINT write", ())
-                    try:
-                        row = call.execute(write.first.sql, write.first_arguments).fetchone()
-                        if row is not None:
-                            for statement, arguments in zip(write.then, write.then_arguments,
-                                                            strict=True):
-                                call.execute(statement.sql, arguments)
-                    except call.error_type as error:
-                        if not driver.in_transaction:  # SQLite rolled the batch back itself
-                            raise
-                        call.execute("ROLLBACK TO write", ())
-                        write.failed, write.failed_sql = error, call.sql
-                    else:
-                        write.row = None if row is None else write.first.row(row)
-                    call.execute("RELEASE write", ())
-                call.connection.commit()
-            except BaseException:
-                with contextlib.suppress(call.error_type):  # a broken connection is dropped
-                    call.connection.rollback()
-                raise
-            finally:
-                end_turn(driver)
-
-
-# A SQLite engine's batches of writes (write_then), made with the engine.
-_GROUP_COMMITS: weakref.WeakKeyDictionary[Engine, _GroupCommit] = weakref.WeakKeyDictionary()
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -611,7 +180,7 @@ def known_revisions() -> frozenset[str]:
     return frozenset(revision.revision for revision in script.walk_revisions())
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Readiness:
     backend: str
     reachable: bool
@@ -660,13 +229,9 @@ def storage_lifespan(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Both build on this module.
-        from app import services
-        from app.async_reads import LoopReads, reads_for
-        from app.loop_writes import writes_for
+        from app import services  # builds on this module
 
         engine = make_engine(settings)
-        reads: LoopReads | None = None
         try:
             if settings.migrate_on_start:
                 try:
@@ -688,29 +253,11 @@ def storage_lifespan(
                 log.info("purged %d rosters deleted over %d days ago", purged,
                          services.RESTORE_DAYS)
             app.state.engine = engine
-            reads = reads_for(engine, settings)
-            if reads is not None:
-                await reads.open()
-            app.state.async_reads = reads
-            app.state.loop_writes = writes_for(reads, settings)
             # Requests wait for one of these threads rather than each opening a connection
             # of its own beyond the pool (see Settings.threads).
             to_thread.current_default_thread_limiter().total_tokens = settings.threads
-            # Everything made while starting (modules, catalogues, compiled templates) lives as
-            # long as the process: keep it out of the garbage collector's full passes, which
-            # otherwise walked it all every few requests and paused one for 100 ms or more.
-            gc.collect()
-            gc.freeze()
-            # And pass less often: a request makes thousands of short-lived objects, so with
-            # Python's thresholds (700, 10, 10) the young ones were walked several times a
-            # request and everything kept since start-up about once a second (12 ms each,
-            # editing flat out). Per request, with these: 2–9 % less CPU on every endpoint
-            # (bench/compare.py, both databases); 20 000 young objects gained nothing more.
-            gc.set_threshold(*GC_THRESHOLDS)
             yield
         finally:
-            if reads is not None:
-                await reads.close()
             engine.dispose()
 
     return lifespan

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import refusal_body
@@ -32,6 +33,10 @@ class BodySizeLimit:
         seen = 0
         while True:
             message = await receive()
+            if message["type"] == "http.disconnect":
+                # Gone before its body was all sent: nothing to do and no one to answer
+                # (app.observability logs it as 499).
+                raise ClientDisconnect()
             received.append(message)
             if message["type"] != "http.request":
                 break

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi import Depends, FastAPI, Request
-from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors, services
@@ -15,22 +13,20 @@ from app.config import Settings, get_settings
 from app.db import storage_lifespan
 from app.deps import APP_DEPENDENCIES
 from app.limits import BodySizeLimit
-from app.memory import limit_malloc_arenas
 from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
 from app.routes.table_calculators import router as table_calculators
 from app.rules import RULESETS
 from app.rules.base import pick
+from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
-
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+from app.web.templating import STATIC_DIR, HashedStaticFiles
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure_logging(settings)
-    limit_malloc_arenas(settings.malloc_arenas)  # before any worker thread starts
     app = FastAPI(title="Muster", version=__version__,
                   description="Army builder and points calculator for Chainmail and more.",
                   lifespan=storage_lifespan(settings),
@@ -55,6 +51,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "ни выгруженным")
         return JSONResponse(status_code=413, content=errors.refusal_body(text))
 
+    @app.exception_handler(Exception)
+    async def _failed(request: Request, exc: Exception) -> Response:
+        # Answered by Starlette's outermost middleware, outside SecurityHeaders and RequestLog:
+        # their headers are added here.
+        rid = str(request.scope.get("state", {}).get("request_id", ""))
+        headers = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+        return PlainTextResponse(f"Internal Server Error (request {rid})", status_code=500,
+                                 headers={**headers, "X-Request-ID": rid})
+
     @app.exception_handler(RecursionError)
     async def _too_deep(request: object, exc: RecursionError) -> JSONResponse:
         return JSONResponse(status_code=422, content={
@@ -62,12 +67,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"field": "body", "message": "nested too deeply", "type": "value_error",
                  "loc": ["body"]}]})
 
-    # A request is matched against the routers in this order, route by route, and each route
-    # tried costs about a microsecond: the probes first, then the API's three routes (the
-    # price, its busiest, is the request nearest its target against the bare endpoint: 5 %
-    # of its time went on trying the ten page routes), then the pages (share view, editor
-    # changes), which lose 4 % to the API's three and keep twice their target (bench/HISTORY.md).
-    # No two routers share a path and method, so the order changes no answer.
+    # A request is matched against the routers in this order, route by route: the probes and
+    # the API's few routes first, then the pages. No two routers share a path and method, so
+    # the order changes no answer.
     app.include_router(health.router)
     app.include_router(api.router)
     app.include_router(pages.router)
@@ -78,8 +80,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(melee.router)
     app.include_router(table_calculators)
     api_docs.install(app)  # before /static: its files are mounted under /static/api-docs
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", HashedStaticFiles(directory=STATIC_DIR), name="static")
 
+    # Innermost: what it compresses is the answer as sent, HEAD's (headers of the GET, no
+    # body) included; the security headers, the body limit and the log sit outside it.
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(AllowedMethods, routes=lambda: every_route(app.routes))
     app.add_middleware(CrossSiteWrites)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
@@ -30,7 +31,19 @@ REQUEST_ID_HEADER = "X-Request-ID"
 _SANE_ID = re.compile(r"[A-Za-z0-9._~:/+=@-]{1,128}")
 _current_id: ContextVar[str | None] = ContextVar("muster_request_id", default=None)
 ACCESS = logging.getLogger("muster.access")
+# nginx's status for a client that closed the connection before it was answered.
+CLIENT_CLOSED = 499
+# Controls, spaces and separators of every kind, and "%" itself (so an escape reads back).
+_UNSAFE = re.compile(r"[\x00-\x20\x7f-\xa0%\u1680\u2000-\u200f\u2028-\u202f"
+                     r"\u205f-\u206f\u3000\ufeff]")
 _HANDLER_NAME = "muster"
+
+
+def escaped(field: str) -> str:
+    """A request's text as one field of a plain log line: no line break to forge a line with,
+    no terminal escape, no space to shift the fields; those written as %XX (a path as sent)."""
+    return _UNSAFE.sub(lambda found: "".join(f"%{byte:02X}" for byte in
+                                             found.group().encode()), field)
 
 
 def current_request_id() -> str | None:
@@ -81,6 +94,9 @@ class RequestLog:
 
         try:
             await self.app(scope, receive, answer)
+        except ClientDisconnect:
+            # The client left before it was answered: no one to answer, nothing went wrong.
+            status = status or CLIENT_CLOSED
         except BaseException:
             # The server answers an unhandled error with 500 after this middleware gives up.
             status = status or 500
@@ -91,8 +107,8 @@ class RequestLog:
             fields = {"method": scope.get("method", ""), "path": scope.get("path", ""),
                       "status": status, "duration_ms": round(elapsed_ms, 2),
                       "client": client[0] if client else None}
-            ACCESS.info("%s %s %s %.1fms", fields["method"], fields["path"], status, elapsed_ms,
-                        extra={"http": fields})
+            ACCESS.info("%s %s %s %.1fms", escaped(fields["method"]), escaped(fields["path"]),
+                        status, elapsed_ms, extra={"http": fields})
             _current_id.reset(token)
 
 

@@ -12,23 +12,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel
-from sqlalchemy import Engine, Executable, bindparam, case, delete, func, insert, or_, update
+from sqlalchemy import Executable, bindparam, case, delete, func, insert, or_, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.db import end_open_transaction, read_one, write_then
 from app.db import transaction as _transaction
-from app.kept import Kept
 from app.models import (
     NAME_LENGTH,
     Device,
@@ -39,7 +35,7 @@ from app.models import (
 from app.models import Revision as RevisionRow
 from app.rules import Evaluation, get_ruleset
 from app.stored_documents import DOCUMENT as _DOCUMENT
-from app.stored_documents import KEPT_TEXT, MAX_TEXT, parsed, read_stored, weight
+from app.stored_documents import read_stored
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits
@@ -210,11 +206,10 @@ def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[
     if system is None:  # the document type only admits known rule systems
         raise ValueError(f"unknown ruleset {ruleset!r}")
     result = (evaluation or system.evaluate(document, "en")).result
-    # PostgreSQL text cannot hold NUL; the JSON document keeps it escaped, the columns drop it.
-    name = str(document.name).replace("\x00", "")  # type: ignore[attr-defined]
+    name = _column_text(str(document.name))  # type: ignore[attr-defined]
     return {
         "name": name[:NAME_LENGTH],
-        "search_name": name.casefold()[:NAME_LENGTH],
+        "search_name": searched(name)[:NAME_LENGTH],
         "ruleset": ruleset,
         "nation": getattr(document, "nation", None),
         "total": float(result["total"]),
@@ -223,17 +218,26 @@ def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[
     }
 
 
-def _stored(row: Roster | _EditableRow) -> StoredRoster:
+def _column_text(text: str) -> str:
+    # PostgreSQL text cannot hold NUL; the JSON document keeps it escaped, the columns drop it.
+    return text.replace("\x00", "")
+
+
+def searched(text: str) -> str:
+    """Text as "my rosters" searches it: as names are stored for it (search_name)."""
+    return _column_text(text).casefold()
+
+
+def _stored(row: Roster | _RosterRow) -> StoredRoster:
     return StoredRoster(
-        id=row.id, version=row.version, document=parsed.parse(row.document),
+        id=row.id, version=row.version, document=read_stored(row.document),
         ruleset=row.ruleset, name=row.name, created_at=_utc(row.created_at),
         updated_at=_utc(row.updated_at), copied_from_id=row.copied_from_id,
         copied_from_version=row.copied_from_version)
 
 
 def _fetch(session: Session, roster_id: str) -> Roster | None:
-    statement = select(Roster).where(Roster.id == roster_id)
-    return session.exec(statement.execution_options(populate_existing=True)).first()
+    return session.exec(_BY_ID, params={"roster_id": roster_id}).first()  # type: ignore[call-overload,no-any-return]
 
 
 def _live(session: Session, roster_id: str, days: int = RESTORE_DAYS) -> Roster:
@@ -272,8 +276,22 @@ def create_roster(session: Session, document: Any, *,
 
 
 def get_roster(session: Session, roster_id: str) -> StoredRoster:
+    # The columns, not the ORM's object: the commonest read of all needs no identity map.
     with _transaction(session):
-        return _stored(_live(session, roster_id))
+        found = session.exec(_ROW, params={"roster_id": roster_id}).first()  # type: ignore[call-overload]
+    if found is None:
+        raise RosterNotFound(roster_id)
+    row = _RosterRow(*found)
+    if row.deleted_at is not None:
+        raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
+    return _stored(row)
+
+
+def is_live(session: Session, roster_id: str) -> bool:
+    """Whether the roster is there to read: stored and not deleted."""
+    with _transaction(session):
+        return session.exec(select(Roster.id).where(
+            Roster.id == roster_id, col(Roster.deleted_at).is_(None))).first() is not None
 
 
 def check_edit_key(session: Session, roster_id: str, key: str) -> None:
@@ -323,17 +341,16 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     """
     change = _Change.of(session.info, roster_id, document, expected_version, evaluation,
                         device_token)
-    end_open_transaction(session)  # the driver's connection is not the session's
+    moved = None
     if change.writable:
-        # Straight to the driver (app.db.write_then): on SQLite every other writer waits
-        # while this one writes, so nothing but its statements runs in between. Pruning the
-        # revisions no longer kept is one of them (as it is part of `as_one`): committed with
-        # the change, in its batch (app.db._GroupCommit), not in a turn and a flush of its own.
-        then = (_REVISION, _PRUNE) if change.values["prune_to"] else (_REVISION,)
-        moved = write_then(session.get_bind(), change.first, then, change.values,
-                           as_one=change.as_one)
-        if moved is not None:
-            return change.stored(session.get_bind(), moved)
+        with _transaction(session, write=True):
+            moved = session.exec(change.update, params=change.values).first()  # type: ignore[call-overload]
+            if moved is not None:
+                session.exec(_REVISION, params=change.values)  # type: ignore[call-overload]
+                if change.values["prune_to"]:
+                    session.exec(_PRUNE, params=change.values)  # type: ignore[call-overload]
+    if moved is not None:
+        return change.stored(tuple(moved))
     if device_token is not None:
         raise VersionConflict(editable_roster(session, device_token, roster_id))
     with _transaction(session):
@@ -341,44 +358,16 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     raise VersionConflict(_stored(current))
 
 
-class LoopWrites(Protocol):
-    """Writes made on the event loop (app.loop_writes): each statement its own transaction."""
-
-    async def one(self, statement: Executable, params: dict[str, Any]) -> tuple[Any, ...] | None:
-        ...
-
-
-async def replace_kept_roster(writes: LoopWrites, database: Engine, limits: dict[str, Any],
-                              roster_id: str, document: Any, expected_version: int, *,
-                              evaluation: Evaluation, device_token: str) -> StoredRoster | None:
-    """replace_roster(device_token=...) made on the event loop, for the editor's change from
-    the version this process keeps (PostgreSQL only: its write is one statement). The stored
-    roster, or None when nothing was written: a conflict, a right withdrawn, a deleted
-    roster, a document too large; the caller then goes the long way, whose read tells which.
-    `limits` are a session's (app.db.storage_limits)."""
-    try:
-        change = _Change.of(limits, roster_id, document, expected_version, evaluation,
-                            device_token)
-    except (EditRefused, DocumentTooLarge):
-        return None
-    if not change.writable:
-        return None
-    moved = await writes.one(change.as_one, change.values)
-    return None if moved is None else change.stored(database, moved)
-
-
 @dataclass
 class _Change:
-    """A change worked out before its write begins: on SQLite writers take turns, so the time
-    between BEGIN and COMMIT is what bounds the writes per second."""
+    """A change worked out before its transaction begins: on SQLite the write lock is held
+    from BEGIN to COMMIT, so only the statements run inside it."""
 
     roster_id: str
     version: int  # the version it makes
-    text: str
     document: BaseModel
     values: dict[str, Any]  # the statements' parameters
-    first: Executable  # the UPDATE
-    as_one: Executable  # the UPDATE with its revision, one statement (PostgreSQL)
+    update: Executable  # the UPDATE that checks the expected version
     writable: bool  # False: a version no change can follow, answered as a conflict
 
     @classmethod
@@ -391,32 +380,26 @@ class _Change:
         values.update(roster_id=roster_id, expected=expected, new_version=expected + 1,
                       new_document=text, new_updated_at=utcnow(),
                       prune_to=_prune_to(limits, expected + 1))
-        first, as_one = _NEXT_VERSION, _NEXT_VERSION_WITH_REVISION
+        statement = _NEXT_VERSION
         if device_token is not None:
             if not device_token:
                 raise EditRefused(roster_id)  # as editable_roster: no browser, no right
             values["token_hash"] = digest(device_token)
-            first, as_one = _NEXT_VERSION_GRANTED, _NEXT_VERSION_WITH_REVISION_GRANTED
-        return cls(roster_id, expected + 1, text, doc, values, first, as_one,
+            statement = _NEXT_VERSION_GRANTED
+        return cls(roster_id, expected + 1, doc, values, statement,
                    1 <= expected < MAX_VERSION)
 
-    def stored(self, database: Engine, moved: tuple[Any, ...]) -> StoredRoster:
-        """The roster as written, kept for the editor's next change (the row `moved` is what
-        the UPDATE returned)."""
+    def stored(self, moved: tuple[Any, ...]) -> StoredRoster:
+        """The roster as written (`moved` is what the UPDATE returned)."""
         created_at, copied_from_id, copied_from_version = moved
-        parsed.keep(self.text, self.document)  # the editor reads this version at its next change
-        stored = StoredRoster(
+        return StoredRoster(
             id=self.roster_id, version=self.version, document=self.document,
             ruleset=self.values["new_ruleset"], name=self.values["new_name"],
             created_at=_utc(created_at), updated_at=self.values["new_updated_at"],
             copied_from_id=copied_from_id, copied_from_version=copied_from_version)
-        latest.keep(database, stored, len(self.text))
-        return stored
 
 
-# A change's statements, built once with their parameters named: building them per call
-# (SQLAlchemy's coercion and cache keys) took longer than the database's own work, inside the
-# SQLite write turn that every writer waits for.
+# A change's statements, built once with their parameters named.
 _ROSTER = Roster.__table__
 _GRANT, _DEVICE = DeviceRoster.__table__, Device.__table__
 # The browser holding the device token `token_hash` may edit the roster `roster_id`.
@@ -429,48 +412,29 @@ _GRANTED = (
 _REVISION = insert(RevisionRow.__table__).values(
     roster_id=bindparam("roster_id"), version=bindparam("new_version"),
     created_at=bindparam("new_updated_at"), document=bindparam("new_document"))
-# The revisions no longer kept (_Change.prune_to), removed with the change that makes one more.
+# The revisions no longer kept (_prune_to), removed with the change that makes one more.
 _PRUNE = delete(RevisionRow.__table__).where(
     RevisionRow.__table__.c.roster_id == bindparam("roster_id"),
     RevisionRow.__table__.c.version <= bindparam("prune_to"))
 
 
-def _moves(*conditions: Any) -> tuple[Any, Any]:
-    """The UPDATE to the next version, returning what the stored roster needs, and the same
-    change as one statement with its revision, for PostgreSQL (a data-modifying WITH): the
-    revision is made from the row the UPDATE returns, so there is none when the version check
-    fails, and the document travels once. One round trip outside a transaction, where the two
-    statements took four (BEGIN, UPDATE, INSERT, COMMIT), each costing the worker and the
-    database time."""
-    move = (
+def _next_version(*conditions: Any) -> Any:
+    """The UPDATE to the next version, only from the expected one (the optimistic check: of
+    writers racing from one version exactly one matches), returning what the stored roster
+    needs."""
+    return (
         update(_ROSTER)
         .where(_ROSTER.c.id == bindparam("roster_id"),
                _ROSTER.c.version == bindparam("expected"), _ROSTER.c.deleted_at.is_(None),
                *conditions)
         .values({name: bindparam(f"new_{name}")
-                 for name in ("version", "document", "updated_at", *SUMMARY_COLUMNS)}))
-    next_version = move.returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
-                                  _ROSTER.c.copied_from_version)
-    moved = move.returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
-                           _ROSTER.c.copied_from_version, _ROSTER.c.id, _ROSTER.c.version,
-                           _ROSTER.c.updated_at, _ROSTER.c.document).cte("moved")
-    revisions = RevisionRow.__table__
-    with_revision = (
-        sa_select(moved.c.created_at, moved.c.copied_from_id, moved.c.copied_from_version)
-        .add_cte(insert(revisions).from_select(
-            ["roster_id", "version", "created_at", "document"],
-            sa_select(moved.c.id, moved.c.version, moved.c.updated_at, moved.c.document),
-        ).cte("revised"))
-        # The revisions no longer kept (_Change.prune_to; 0: none), with the same row, so that
-        # pruning costs no round trip of its own and happens only with a change made.
-        .add_cte(delete(revisions).where(revisions.c.roster_id == moved.c.id,
-                                         revisions.c.version <= bindparam("prune_to"))
-                 .cte("pruned")))
-    return next_version, with_revision
+                 for name in ("version", "document", "updated_at", *SUMMARY_COLUMNS)})
+        .returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
+                   _ROSTER.c.copied_from_version))
 
 
-_NEXT_VERSION, _NEXT_VERSION_WITH_REVISION = _moves()
-_NEXT_VERSION_GRANTED, _NEXT_VERSION_WITH_REVISION_GRANTED = _moves(_GRANTED)
+_NEXT_VERSION = _next_version()
+_NEXT_VERSION_GRANTED = _next_version(_GRANTED)
 
 
 def delete_roster(session: Session, roster_id: str) -> None:
@@ -732,63 +696,18 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
     the roster exists, as the grant is asked first); RosterNotFound for a deleted roster."""
     if not device_token:
         raise EditRefused(roster_id)
-    end_open_transaction(session)  # the driver's connection is not the session's
-    # Straight to the driver (app.db.read_one): the session's transaction and execution
-    # machinery cost more than this one indexed read.
-    found = read_one(session.get_bind(), _EDITABLE,
-                     {"roster_id": roster_id, "token_hash": digest(device_token)})
+    with _transaction(session):
+        found = session.exec(_EDITABLE, params={  # type: ignore[call-overload]
+            "roster_id": roster_id, "token_hash": digest(device_token)}).first()
     if found is None:
         raise EditRefused(roster_id)
-    row = _EditableRow(*found)
+    row = _RosterRow(*found)
     if row.deleted_at is not None:
         raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
-    stored = _stored(row)
-    latest.keep(session.get_bind(), stored, len(row.document))
-    return stored
+    return _stored(row)
 
 
-class LatestVersions:
-    """The latest version of each roster this process has read for the editor or stored, per
-    database: the editor's next change starts from it rather than reading the roster again.
-
-    Reading the roster (the grant, the version, the document's text over the wire) was about
-    a fifth of a change's CPU on PostgreSQL. What is kept is only a guess: a version's document
-    never changes, and the change is stored with `replace_roster(device_token=...)`, whose one
-    UPDATE requires that version and that browser's right to edit, so a stale guess or a right
-    withdrawn meanwhile writes nothing; the caller then reads the roster as before.
-    """
-
-    def __init__(self, kept_text: int = KEPT_TEXT) -> None:
-        self.kept_text = kept_text
-        # Per engine (tests run several databases in one process), dropped with it.
-        self._by_database: weakref.WeakKeyDictionary[
-            Any, Kept[str, tuple[StoredRoster, int]]] = weakref.WeakKeyDictionary()
-        self._lock = threading.Lock()
-
-    def get(self, database: Engine, roster_id: str, version: int) -> StoredRoster | None:
-        """The roster as it was at `version`, if that is the latest this process knows."""
-        kept = self._by_database.get(database)
-        found = None if kept is None else kept.get(roster_id)
-        return found[0] if found is not None and found[0].version == version else None
-
-    def keep(self, database: Engine, stored: StoredRoster, text_length: int) -> None:
-        if text_length > MAX_TEXT:
-            return  # as parsed documents: rosters that big are rare, and read each time
-        with self._lock:
-            kept = self._by_database.get(database)
-            if kept is None:
-                kept = self._by_database[database] = Kept(self.kept_text,
-                                                      weigh=lambda found: found[1])
-            known = kept.get(stored.id)
-            # A slow reader must not put back a version older than one just written.
-            if known is None or known[0].version <= stored.version:
-                kept.put(stored.id, (stored, weight(text_length)))
-
-
-latest = LatestVersions()
-
-
-class _EditableRow(NamedTuple):
+class _RosterRow(NamedTuple):
     id: str
     version: int
     document: str
@@ -801,11 +720,16 @@ class _EditableRow(NamedTuple):
     deleted_at: datetime | None
 
 
-# Built once, for the reason given at _NEXT_VERSION; its columns are _EditableRow's.
+# A roster's columns, those of _RosterRow; alone (_ROW), and with the browser's right to edit
+# it, in one read (_EDITABLE).
+_COLUMNS = (_ROSTER.c.id, _ROSTER.c.version, _ROSTER.c.document, _ROSTER.c.ruleset,
+            _ROSTER.c.name, _ROSTER.c.created_at, _ROSTER.c.updated_at,
+            _ROSTER.c.copied_from_id, _ROSTER.c.copied_from_version, _ROSTER.c.deleted_at)
+_ROW = sa_select(*_COLUMNS).where(_ROSTER.c.id == bindparam("roster_id"))
+_BY_ID = (select(Roster).where(col(Roster.id) == bindparam("roster_id"))
+          .execution_options(populate_existing=True))
 _EDITABLE = (
-    sa_select(_ROSTER.c.id, _ROSTER.c.version, _ROSTER.c.document, _ROSTER.c.ruleset,
-              _ROSTER.c.name, _ROSTER.c.created_at, _ROSTER.c.updated_at,
-              _ROSTER.c.copied_from_id, _ROSTER.c.copied_from_version, _ROSTER.c.deleted_at)
+    sa_select(*_COLUMNS)
     .select_from(_ROSTER.join(_GRANT, _GRANT.c.roster_id == _ROSTER.c.id)
                  .join(_DEVICE, _DEVICE.c.id == _GRANT.c.device_id))
     .where(_ROSTER.c.id == bindparam("roster_id"), _GRANT.c.can_edit.is_(True),
@@ -826,7 +750,7 @@ def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str =
         .join(DeviceRoster, col(DeviceRoster.roster_id) == Roster.id)
         .where(DeviceRoster.device_id == device_id, col(Roster.deleted_at).is_(None))
         .order_by((column.desc() if descending else column.asc()).nulls_last(), col(Roster.id)))
-    needle = query.strip().casefold()
+    needle = searched(query).strip()
     if needle:
         statement = statement.where(col(Roster.search_name).contains(needle, autoescape=True))
     with _transaction(session):

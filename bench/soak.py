@@ -36,8 +36,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load import command, database, server_pids  # noqa: E402
-from bench.price import free_port  # noqa: E402
+from bench.load import command, database, free_port, server_pids  # noqa: E402
 
 RECONNECT = 100  # requests of a client between new connections
 
@@ -149,7 +148,7 @@ async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> No
                         mine.remove(roster)
                         ledger.deleted.append(roster.id)
                 elif roll < 0.45:  # the share link opened by someone else, with no cookies:
-                    # the version is read on the event loop (app/async_reads.py)
+                    # a reader with no "my rosters" of its own
                     ledger.expect(await reader.get(f"/r/{roster.id}"), 200)
                 else:
                     path = rng.choice([

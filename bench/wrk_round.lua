@@ -1,14 +1,12 @@
--- One round of bench/load.py run by wrk (https://github.com/wg/wrk), a load generator in C:
--- 16-33 % less CPU per request than bench/load.py's own generator on the two cores it shares
--- with the servers (most of either's is the kernel's, on loopback).
+-- One round of bench/load.py run by wrk (https://github.com/wg/wrk), a load generator in C.
 --
 -- Run by bench/load.py as `wrk -t1 -c N -d S --timeout 10s -s bench/wrk_round.lua URL -- PLAN`,
 -- PLAN being a file bench/load.py writes (one "key value" per line):
---   mode healthz|view|edit|price     what to request
+--   mode healthz|view|read|price|edit  what to request
 --   connections N                    as wrk's -c (reconnections are spread over them)
 --   header Name: value               a header of every request (cookie, HX-Request)
 --   roster ID VERSION                a roster to view or edit, and the version it is at
---   form K BODY                      the form of change K (of 20), but for the version it is
+--   form K BODY                      the form of change K (of 150), but for the version it is
 --                                    made from, which goes first
 --   body PATH                        the file holding the price request's JSON
 --
@@ -52,13 +50,9 @@ function init(args)
   end
 end
 
--- So that both workers get connections (a connection stays with the worker that accepted
--- it, and wrk opens all of them at once), each connection is closed about every two seconds,
--- as a browser's keep-alive connection ends too. Per connection wrk cannot tell, so one
--- request in `every` asks to close, `every` set each second from the last second's rate.
--- Not more often: under load a request on a new connection waits longer (its accepting and
--- its first read each wait for the event loop's next pass), and wrk reconnecting at once
--- after the server's close made those the slowest hundredth of a round (bench/load.py).
+-- Each connection is closed about every two seconds, as a browser's keep-alive connection
+-- ends too. Per connection wrk cannot tell, so one request in `every` asks to close, `every`
+-- set each second from the last second's rate.
 local function closing()
   sent = sent + 1
   local now = os.time()
@@ -88,6 +82,9 @@ function request()
   elseif mode == "view" then
     viewed = viewed % #rosters + 1
     return wrk.format("GET", "/r/" .. rosters[viewed], with_close())
+  elseif mode == "read" then
+    viewed = viewed % #rosters + 1
+    return wrk.format("GET", "/api/v1/rosters/" .. rosters[viewed], with_close())
   elseif mode == "price" then
     return wrk.format("POST", "/api/v1/price",
                       with_close({["Content-Type"] = "application/json"}), price_body)
@@ -96,7 +93,7 @@ function request()
   -- so that each change sets a unit's figures to a number other than the one it has.
   local id = table.remove(free, 1) or rosters[1]
   local version = versions[id]
-  local body = "version=" .. version .. "&" .. forms[version % 20]
+  local body = "version=" .. version .. "&" .. forms[version % 150]
   return wrk.format("POST", "/r/" .. id .. "/edit",
                     with_close({["Content-Type"] = "application/x-www-form-urlencoded"}), body)
 end

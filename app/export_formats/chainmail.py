@@ -17,6 +17,7 @@ from app.export_formats.common import (
     one_line,
     points,
     points_of_limit,
+    roster_note,
 )
 from app.rules.bands import figures_of
 from app.rules.base import Lang, pick
@@ -91,6 +92,8 @@ def export_text(document: BaseModel, lang: Lang = "en") -> str:
     out = [one_line(sheet.name), _subtitle(sheet, lang),
            f"{words['points']}: {_points_line(sheet, lang)}",
            f"{words['figures']}: {_figures_line(sheet, lang)}", ""]
+    if note := roster_note(document):
+        out.insert(-1, f"{words['note']}: {one_line(note)}")
     for unit in sheet.units:
         traits = _traits(unit, lang)
         head = (f"{unit.number}. {one_line(unit.name)} — "
@@ -115,6 +118,8 @@ def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
     out = [f"# {md(sheet.name)}", "", _subtitle(sheet, lang), "",
            f"- **{words['points']}:** {_points_line(sheet, lang)}",
            f"- **{words['figures']}:** {_figures_line(sheet, lang)}", ""]
+    if note := roster_note(document):
+        out.insert(-1, f"- **{words['note']}:** {md(note)}")
     if sheet.units:
         out += [f"| # | {words['unit']} | {words['figures']} | {words['troops']} | "
                 f"{words['cost']} |", "|---:|---|---:|---|---:|"]
@@ -144,6 +149,8 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
     out = [f"[b]{bb(sheet.name)}[/b]", bb(_subtitle(sheet, lang)),
            f"[b]{words['points']}:[/b] {bb(_points_line(sheet, lang))}",
            f"[b]{words['figures']}:[/b] {bb(_figures_line(sheet, lang))}"]
+    if note := roster_note(document):
+        out.append(f"[i]{words['note']}: {bb(note)}[/i]")
     if sheet.units:
         out.append("[list=1]")
         for unit in sheet.units:

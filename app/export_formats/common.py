@@ -29,6 +29,11 @@ def md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", one_line(text))
 
 
+def roster_note(document: object) -> str:
+    """The roster's own note (each unit's is written with the unit), or "" without one."""
+    return str(getattr(document, "note", "") or "").strip()
+
+
 def bb(text: str) -> str:
     """BBCode has no escape every forum honours, so square brackets become their full-width
     look-alikes: the name still reads the same and no tag can open."""

@@ -15,6 +15,7 @@ from app.export_formats.common import (
     one_line,
     points,
     points_of_limit,
+    roster_note,
 )
 from app.rules.base import Lang, pick
 from app.rules.formation_density.sheet import (
@@ -87,6 +88,8 @@ def export_text(document: BaseModel, lang: Lang = "en") -> str:
     out = [one_line(sheet.name), sheet.ruleset_name,
            f"{words['points']}: {_points_line(sheet, lang)}",
            f"{words['warriors']}: {sheet.warriors}", ""]
+    if note := roster_note(document):
+        out.insert(-1, f"{words['note']}: {one_line(note)}")
     for unit in sheet.units:
         out.append(f"{unit.number}. {one_line(unit.name)} — {_head(unit, lang)}")
         out.append(f"   {_formation(unit, lang)}")
@@ -105,6 +108,8 @@ def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
     out = [f"# {md(sheet.name)}", "", sheet.ruleset_name, "",
            f"- **{words['points']}:** {_points_line(sheet, lang)}",
            f"- **{words['warriors']}:** {sheet.warriors}", ""]
+    if note := roster_note(document):
+        out.insert(-1, f"- **{words['note']}:** {md(note)}")
     if sheet.units:
         out += [f"| # | {words['unit']} | {words['formation']} | {words['lines']} | "
                 f"{words['points']} |", "|---:|---|---|---|---:|"]
@@ -127,6 +132,8 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
     out = [f"[b]{bb(sheet.name)}[/b]", bb(sheet.ruleset_name),
            f"[b]{words['points']}:[/b] {bb(_points_line(sheet, lang))}",
            f"[b]{words['warriors']}:[/b] {sheet.warriors}"]
+    if note := roster_note(document):
+        out.append(f"[i]{words['note']}: {bb(note)}[/i]")
     if sheet.units:
         out.append("[list=1]")
         for unit in sheet.units:

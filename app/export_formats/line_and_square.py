@@ -15,6 +15,7 @@ from app.export_formats.common import (
     one_line,
     points,
     points_of_limit,
+    roster_note,
 )
 from app.rules.base import Lang, pick
 from app.rules.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
@@ -86,6 +87,8 @@ def export_text(document: BaseModel, lang: Lang = "en") -> str:
            f"{words['points']}: {points_line(sheet, lang)}",
            f"{words['figures']}: {sheet.figures} · {words['officers']}: {sheet.officers}",
            f"{words['break']}: {break_line(sheet, lang)}", ""]
+    if note := roster_note(document):
+        out.insert(-1, f"{words['note']}: {one_line(note)}")
     for unit in sheet.units:
         out.append(f"{unit.number}. {one_line(unit.name)} — {head(unit, lang)}")
         out.append(f"   {profile(unit, lang)}")
@@ -105,6 +108,8 @@ def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
            f"- **{words['figures']}:** {sheet.figures} · **{words['officers']}:** "
            f"{sheet.officers}",
            f"- **{words['break']}:** {break_line(sheet, lang)}", ""]
+    if note := roster_note(document):
+        out.insert(-1, f"- **{words['note']}:** {md(note)}")
     if sheet.units:
         out += [f"| # | {words['unit']} | {words['profile']} | {words['actions']} | "
                 f"{words['order_test']} | {words['points']} |", "|---:|---|---|---|---|---:|"]
@@ -127,6 +132,8 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
            f"[b]{words['figures']}:[/b] {sheet.figures} · [b]{words['officers']}:[/b] "
            f"{sheet.officers}",
            f"[b]{words['break']}:[/b] {bb(break_line(sheet, lang))}"]
+    if note := roster_note(document):
+        out.append(f"[i]{words['note']}: {bb(note)}[/i]")
     if sheet.units:
         out.append("[list=1]")
         for unit in sheet.units:

@@ -39,8 +39,7 @@ async def healthz() -> dict[str, str]:
     database, so a database outage does not get healthy servers restarted."""
     # Async on purpose: answered on the event loop, it does not wait for a worker thread, and
     # those may all be held by requests waiting for a stalled database. It also makes it the
-    # bare endpoint: a trip to the thread pool and back cost more than half of what a
-    # synchronous healthz cost under load (bench/HISTORY.md).
+    # bare endpoint that bench/load.py compares the others with.
     return {"status": "ok"}
 
 

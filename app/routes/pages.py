@@ -12,31 +12,30 @@ import functools
 import json
 import re
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
-from sqlalchemy import Engine
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import ratelimit, services
-from app.db import open_session, storage_limits
+from app.db import open_session
 from app.deps import ROSTER_ID, SessionDep
 from app.imports import ImportRefused, parse_roster
 from app.rules import RULESETS, Evaluation, get_ruleset
 from app.rules.words import counted
 from app.stored_documents import DOCUMENT
-from app.web import editing, i18n, share_views
+from app.web import conditional, editing, i18n
 from app.web.problems import edit_problem, problem_text
 from app.web.security import csrf_ok, same_origin
 from app.web.systems import SYSTEMS
-from app.web.templating import is_htmx, render, site_address
+from app.web.templating import VARY, is_htmx, render, site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
 DEVICE_COOKIE = "muster_device"
@@ -48,32 +47,6 @@ LINK_KEY_SECONDS = 120
 YEAR = 365 * 24 * 3600
 EDITOR_BLOCKS = ["editor", "version", "summary", "rules"]
 STATUS_ORDER = {"broken": 0, "warning": 1, "kept": 2}
-Endpoint = Callable[[Request, str], Awaitable[Response]]
-
-
-def plain_route(path: str, method: str) -> Callable[[Endpoint], Endpoint]:
-    """A page route of one roster served as a plain Starlette route.
-
-    The share view and the editor's change are most of the requests, and take nothing but the
-    request and the roster id. FastAPI's dependency solving and parameter handling cost them
-    more than their own routing (the share view's CPU fell by a fifth without, with the
-    changes of the same round: bench/HISTORY.md); here the router's one dependency, the page's
-    language, is applied by hand. A GET route answers HEAD too, as Starlette's do.
-    """
-    applied = [dependency.dependency for dependency in router.dependencies]
-    if applied != [i18n.page_language]:
-        # A dependency added to the router would silently not apply here.
-        raise RuntimeError(f"plain_route applies only page_language, the router has {applied}")
-
-    def register(endpoint: Endpoint) -> Endpoint:
-        async def handle(request: Request) -> Response:
-            await i18n.page_language(request)
-            return await endpoint(request, request.path_params["roster_id"])
-
-        router.add_route(path, handle, methods=[method], name=endpoint.__name__,
-                         include_in_schema=False)
-        return endpoint
-    return register
 
 
 # ---------------------------------------------------------------- cookies and context
@@ -158,17 +131,15 @@ def _redirect(request: Request, url: str) -> Response:
 
 
 async def _form(request: Request) -> editing.Form:
-    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if kind == "application/x-www-form-urlencoded":  # every form of the pages but the import
-        return editing.Form.urlencoded(await request.body())
+    """The page's form fields (its files, the import's, are read by import_file). What the
+    parser refuses comes out as editing's own refusals, so that a page answers it on a page in
+    the player's language (Starlette would answer a bare English 400)."""
     data = await _multipart(request)
     return editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
 
 
 async def _multipart(request: Request) -> FormData:
-    """A multipart form's fields and files. What its parser refuses comes out as editing's
-    own refusals, so that a page answers it on a page in the player's language (Starlette
-    would answer a bare English 400)."""
+    """A form's fields and files, as Starlette reads them (python-multipart)."""
     try:
         return await request.form(max_fields=editing.MAX_FIELDS)
     except StarletteHTTPException as exc:
@@ -199,33 +170,24 @@ async def _in_thread(request: Request, work: Callable[..., Response], *args: Any
     return await run_in_threadpool(run)
 
 
-# What a route may try on the event loop before its worker-thread trip: `(request, *args,
-# form)`, answered, or None to go on to the thread.
-OnLoop = Callable[..., Awaitable[Response | None]]
-
-
-async def _with_form(request: Request, work: Callable[..., Response], *args: Any,
-                     on_loop: OnLoop | None = None) -> Response:
+async def _with_form(request: Request, work: Callable[..., Response], *args: Any) -> Response:
     """`work(request, session, *args, form)` with the page's form, read on the event loop (see
     _in_thread); a form of more fields than any page has, or one that cannot be read, is
-    refused before anything is read from the database. With `on_loop`, that is tried first,
-    and the thread is taken only when it does not answer."""
+    refused before anything is read from the database."""
     try:
         form = await _form(request)
     except (editing.TooManyFields, editing.UnreadableForm) as refused:
         return _unreadable(request, refused)
-    if on_loop is not None and (answered := await on_loop(request, *args, form)) is not None:
-        return answered
     return await _in_thread(request, work, *args, form)
 
 
-async def _roster_form(request: Request, roster_id: str, work: Callable[..., Response],
-                       on_loop: OnLoop | None = None) -> Response:
+async def _roster_form(request: Request, roster_id: str,
+                       work: Callable[..., Response]) -> Response:
     """A form posted to one roster's address: `work(request, session, roster_id, form)`, as
     _with_form runs it; an id that cannot name a roster is answered at once, unread."""
     if _no_such_id(roster_id):
         return _missing(request)
-    return await _with_form(request, work, roster_id, on_loop=on_loop)
+    return await _with_form(request, work, roster_id)
 
 
 def _refuse(request: Request, status: int, message: str, roster_id: str | None = None) -> Response:
@@ -237,8 +199,7 @@ def _refuse(request: Request, status: int, message: str, roster_id: str | None =
 
 
 # A roster id as the API's RosterId reads it: anything else names no roster and is not looked
-# up (a NUL reaches PostgreSQL as an error, and on the share view it would fail every view read
-# together with it, app/async_reads.py).
+# up (a NUL reaches PostgreSQL as an error).
 _ROSTER_ID = re.compile(ROSTER_ID)
 
 
@@ -455,68 +416,41 @@ def about(request: Request) -> Response:
 
 # ---------------------------------------------------------------- share view and copy
 
-@plain_route("/r/{roster_id}", "GET")
-async def view(request: Request, roster_id: str) -> Response:
+@router.get("/r/{roster_id}")
+def view(request: Request, roster_id: str, session: SessionDep) -> Response:
     if _no_such_id(roster_id):
         return _missing(request)
-    # Drawn once per roster version (app/web/share_views.py): asking for the version is far
-    # cheaper than pricing, judging and drawing the roster again. A kept page costs the
-    # version read: for a browser with no "my rosters" to note it in, on the event loop
-    # (app/async_reads.py), else one trip to a worker thread; only a version not yet drawn
-    # costs a trip (another one) to draw it.
-    reads = getattr(request.app.state, "async_reads", None)
-    if reads is not None and not request.cookies.get(DEVICE_COOKIE):
-        version = await share_views.live_version_on_loop(reads, roster_id)
-    else:
-        version = await run_in_threadpool(_seen_version, request, roster_id)
-    if not version:  # None: no roster by this id; share_views.DELETED (0): deleted
-        return _missing(request) if version is None else _deleted(request)
-    # Kept by what of the address the page shows: the site as it was reached (the share
-    # link; with MUSTER_PUBLIC_URL set, that address whatever the Host, so one page for all)
-    # and a language asked for in the query (where the language links return). Nothing
-    # else of a query string changes the page, so `?x=1`, `?x=2` … are one page, drawn once,
-    # and do not push other rosters' pages out.
-    lang, asked = i18n.request_lang(request), i18n.as_lang(request.query_params.get("lang"))
-    query = f"lang={asked}" if asked else ""
-    address = f"{site_address(request)}/r/{roster_id}?{query}"
-    drawn = share_views.get((roster_id, version, lang, address))
-    if drawn is None:
-        try:
-            drawn = await run_in_threadpool(_draw_view, request, roster_id, lang, address, query)
-        except services.RosterNotFound as gone:  # deleted (or purged) between the two reads
-            return _gone(request, gone)
-    return _finish(request, share_views.answer(drawn, _csrf_value(request)))
-
-
-def _seen_version(request: Request, roster_id: str) -> int | None:
-    """The live version of the roster (as share_views.live_version gives it), noted in this
-    browser's "my rosters" if it has one."""
-    version = share_views.live_version(request.app.state.engine, roster_id)
-    if version and request.cookies.get(DEVICE_COOKIE):
-        with open_session(request) as session:
-            device_id = _device(request, session)
-            if device_id is not None:
-                # A device forgotten meanwhile (a bound, the purge) notes nothing: the view
-                # is shown all the same, and the browser is a new one at its next roster.
-                # So does a roster deleted since its version was read: the view answers as
-                # it would have a moment before.
-                with contextlib.suppress(services.UnknownDevice, services.RosterNotFound):
-                    services.remember(session, device_id, roster_id, False)
-    return version
-
-
-def _draw_view(request: Request, roster_id: str, lang: str, address: str,
-               query: str) -> share_views.Drawn:
-    # Drawn as asked for but with only that query string (see view): the page is kept for
-    # every visitor, and one visitor's `?x=1` must not reach the others' language links.
-    # RosterNotFound (or RosterDeleted) when the roster is gone since the version read.
-    request = Request({**request.scope, "query_string": query.encode()}, request.receive)
-    with open_session(request) as session:
+    try:
         stored = services.get_roster(session, roster_id)
-    context = {**roster_context(request, stored), "csrf": share_views.CSRF_MARK}
-    drawn = share_views.Drawn.of(page(request, "rosters/view.html", context))
-    share_views.put((roster_id, stored.version, lang, address), drawn)
-    return drawn
+    except services.RosterNotFound as gone:
+        return _gone(request, gone)
+    _note_reader(request, session, roster_id)
+    # The page differs by version, language and the browser's CSRF token (in its copy form);
+    # the browser asks again each time (no-cache) and is answered 304 while it is the same.
+    tag = conditional.etag(stored.version, i18n.request_lang(request), _csrf_value(request))
+    cache = {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": VARY}
+    if conditional.fresh(request, tag):
+        return _finish(request, Response(status_code=304, headers=cache))
+    # Drawn with no query string but a language asked for (where the language links return):
+    # a visitor's `?utm_source=…` must not reach the page's links.
+    asked = i18n.as_lang(request.query_params.get("lang"))
+    shown = Request({**request.scope, "query_string": f"lang={asked}".encode() if asked else b""},
+                    request.receive)
+    response = page(shown, "rosters/view.html", roster_context(shown, stored))
+    response.headers.update(cache)
+    return response
+
+
+def _note_reader(request: Request, session: Session, roster_id: str) -> None:
+    """Note the roster in this browser's "my rosters", if it has one. A device forgotten
+    meanwhile (a bound, the purge) notes nothing: the view is shown all the same, and the
+    browser is a new one at its next roster. So does a roster deleted since it was read."""
+    if not request.cookies.get(DEVICE_COOKIE):
+        return
+    device_id = _device(request, session)
+    if device_id is not None:
+        with contextlib.suppress(services.UnknownDevice, services.RosterNotFound):
+            services.remember(session, device_id, roster_id, False)
 
 
 @router.post("/r/{roster_id}/copy")
@@ -550,7 +484,7 @@ def _link_refused(request: Request, session: Session, roster_id: str,
         return _missing(request)
     except services.KeyRejected:
         # The share view is offered only while it is there to read.
-        live = share_views.live_version(request.app.state.engine, roster_id)
+        live = services.is_live(session, roster_id)
         return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
                        roster_id if live else None)
     try:  # the key of a deleted roster is still its key: it may restore it
@@ -784,20 +718,11 @@ def _restore(request: Request, session: Session, roster_id: str,
     return _redirect(request, f"/r/{quote(roster_id)}/edit" + ("?restored=1" if deleted else ""))
 
 
-@plain_route("/r/{roster_id}/edit", "POST")
+@router.post("/r/{roster_id}/edit")
 async def edit(request: Request, roster_id: str) -> Response:
     # The form is read on the event loop; storing and drawing run in one worker thread, so a
-    # write waiting for the database never holds up other requests; on PostgreSQL a change
-    # from the version this worker keeps is made on the event loop (_edit_on_loop).
-    return await _roster_form(request, roster_id, _edit, on_loop=_edit_on_loop)
-
-
-# The most units of a roster whose change is made on the event loop. The loop serves the
-# worker's other requests meanwhile, and a change's Python grows with the roster: with 30
-# units a unit's change took 2.9 ms at the median and one that redraws the whole editor
-# (duplicating, removing) 5.4 ms, about the interpreter's switch interval (5 ms); with 60, 3.5
-# and 8.7 ms. A larger roster's change goes to a thread, where the loop gets its turns.
-LOOP_UNITS = 30
+    # write waiting for the database never holds up other requests.
+    return await _roster_form(request, roster_id, _edit)
 
 
 class _Posted(NamedTuple):
@@ -827,35 +752,9 @@ def _posted_change(request: Request, form: editing.Form) -> _Posted | None:
                    (form.get("action") or form.get("op", "")) == "undo")
 
 
-async def _edit_on_loop(request: Request, roster_id: str,
-                        form: editing.Form) -> Response | None:
-    """_change_kept on the event loop (PostgreSQL: app.loop_writes), at most Settings.threads
-    at once: the answer, or None when the change is to be made in a worker thread (SQLite, a
-    large roster, no kept version, or a write that wrote nothing: the thread tries the kept
-    version again, which fails again, and the long way answers the refusal or conflict)."""
-    writes = getattr(request.app.state, "loop_writes", None)
-    if writes is None:
-        return None
-    async with writes.at_once:
-        change = _posted_change(request, form)
-        if change is None or change.undoing:
-            return None
-        engine = request.app.state.engine
-        made = _kept_change(engine, roster_id, change, most_units=LOOP_UNITS)
-        if made is None:
-            return None
-        model, evaluated = made
-        stored = await services.replace_kept_roster(
-            writes, engine, storage_limits(request), roster_id, model, change.expected,
-            evaluation=evaluated, device_token=change.token)
-    if stored is None:
-        return None
-    return _edited(request, roster_id, change.form, stored, model, evaluated, None, 200)
-
-
 def _edit(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
-    """The editor's change, in a worker thread: from the kept version when there is one, else
-    the long way."""
+    """The editor's change, in a worker thread: read (proving the right), apply, validate,
+    and one write that checks the version (services.replace_roster)."""
     change = _posted_change(request, form)
     if change is None:
         return _expired(request)
@@ -866,33 +765,28 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
     evaluated: Evaluation | None = None
     undo_to: int | None = None  # after an undo, where the next one goes back to
     try:
-        # An undo reads an earlier revision: always the long way, after the read that proves
-        # the right (the kept version spares a read of the current one, not of that one).
-        done = None if change.undoing else _change_kept(session, roster_id, change)
-        if done is not None:
-            stored, model, evaluated = done
+        stored = services.editable_roster(session, token, roster_id)
+        if expected != stored.version:
+            problem = i18n.gettext(
+                "This roster was changed in another tab or by another device (now version "
+                "%(v)s). Your last change was not saved: the list below is the current "
+                "one; reload and make the change again.") % {"v": stored.version}
+            status = 409
         else:
-            stored = services.editable_roster(session, token, roster_id)
-            if expected != stored.version:
-                problem = i18n.gettext(
-                    "This roster was changed in another tab or by another device (now version "
-                    "%(v)s). Your last change was not saved: the list below is the current "
-                    "one; reload and make the change again.") % {"v": stored.version}
-                status = 409
+            target = None
+            if change.undoing:
+                target, model, evaluated = _undone(session, stored, form, lang)
             else:
-                if change.undoing:
-                    target, model, evaluated = _undone(session, stored, form, lang)
-                else:
-                    model, evaluated = _changed(stored, form, lang)
-                if model == stored.document:
-                    # Nothing changed (Save pressed again, a field left as it was): no new
-                    # version, which undo would then have to step over for nothing.
-                    model = stored.document
-                else:
-                    stored = services.replace_roster(session, roster_id, model, expected,
-                                                     evaluation=evaluated, device_token=token)
-                if change.undoing:
-                    undo_to = target - 1
+                model, evaluated = _changed(stored, form, lang)
+            if model == stored.document:
+                # Nothing changed (Save pressed again, a field left as it was): no new
+                # version, which undo would then have to step over for nothing.
+                model = stored.document
+            else:
+                stored = services.replace_roster(session, roster_id, model, expected,
+                                                 evaluation=evaluated, device_token=token)
+            if target is not None:
+                undo_to = target - 1
     except services.EditRefused:  # by the read, or by the write (withdrawn since)
         return _not_editable(request)
     except services.RosterNotFound as error:  # deleted, whenever
@@ -936,42 +830,6 @@ def _undone(session: Session, stored: services.StoredRoster, form: editing.Form,
     # Judged by its own rule system: the API may have changed the roster's since.
     document = revision.document
     return target, document, RULESETS[document.ruleset].evaluate(document, lang)
-
-
-def _change_kept(session: Session, roster_id: str, change: _Posted,
-                 ) -> tuple[services.StoredRoster, Any, Evaluation] | None:
-    """The change made from the version this process stored or read last, when that is the
-    version the page shows, without reading the roster: stored, its document and judgement.
-    The write proves the version and this browser's right to edit (refusals and conflicts
-    are raised as on the long way). None when no such version is kept, or when the form's
-    change is not one: that is answered the long way, after the read that proves the right,
-    so the kept roster is never shown to a browser that may not edit it."""
-    made = _kept_change(session.get_bind(), roster_id, change)
-    if made is None:
-        return None
-    model, evaluated = made
-    try:
-        stored = services.replace_roster(session, roster_id, model, change.expected,
-                                         evaluation=evaluated, device_token=change.token)
-    except services.DocumentTooLarge:
-        return None  # refused the long way, after the read that proves the right
-    return stored, model, evaluated
-
-
-def _kept_change(database: Engine, roster_id: str, change: _Posted,
-                 most_units: int | None = None) -> tuple[Any, Evaluation] | None:
-    """The form's change applied to the version of the roster this process keeps, when that
-    is the version the page shows (and the roster has at most `most_units` units); None if
-    there is none, or if the form's change is not one (refused, or changing nothing): that is
-    answered the long way."""
-    kept = services.latest.get(database, roster_id, change.expected) if change.token else None
-    if kept is None or (most_units is not None and len(kept.document.units) > most_units):
-        return None
-    try:
-        model, evaluated = _changed(kept, change.form, change.lang)
-    except (editing.EditError, ValidationError):
-        return None
-    return None if model == kept.document else (model, evaluated)
 
 
 def _changed(stored: services.StoredRoster, form: editing.Form,

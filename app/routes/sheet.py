@@ -12,15 +12,16 @@ import segno
 from fastapi import APIRouter, Query, Request
 from fastapi.exceptions import RequestValidationError
 from markupsafe import Markup
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 
 from app import services
 from app.deps import RosterId, SessionDep, not_found
 from app.export_formats import FORMATS
 from app.exports import sheet_of
 from app.rules.base import Lang
+from app.web import conditional
 from app.web.i18n import request_lang
-from app.web.templating import render, site_address
+from app.web.templating import VARY, render, site_address
 
 router = APIRouter(tags=["print"])
 
@@ -75,7 +76,7 @@ def print_sheet(
                                          "baggage, weather (comma-separated or repeated)")
                         ] = [],  # noqa: B006 - FastAPI copies query defaults per request
     paper: Annotated[Paper, Query(description="a4 or letter")] = "a4",
-) -> HTMLResponse:
+) -> Response:
     """A clean army sheet for the table, made to be printed."""
     sheet_lang = lang or request_lang(request)
     try:
@@ -84,6 +85,11 @@ def print_sheet(
         raise not_found(sheet_lang, roster_id, error) from error
     system = FORMATS[roster.ruleset]
     optional = chosen_sections(sections, tuple(system.OPTIONAL_SECTIONS))
+    # Its paper and sections are in the address; its language may come from the browser.
+    cache = {"ETag": conditional.etag(roster.version, sheet_lang), "Cache-Control": "no-cache",
+             "Vary": VARY}
+    if conditional.fresh(request, cache["ETag"]):
+        return Response(status_code=304, headers=cache)
     try:
         sheet = sheet_of(roster.document, sheet_lang, optional)
     except ValueError as error:  # sections are checked above; kept so none can 500
@@ -103,5 +109,6 @@ def print_sheet(
     }
     response = render(request, f"systems/{roster.ruleset}/print.html", context)
     response.headers["Content-Language"] = sheet_lang
+    response.headers.update(cache)
     return response
 

@@ -41,10 +41,6 @@ class Band:
         low, high = self.limits(base)
         return low <= count <= high
 
-    @property
-    def kind(self) -> str:
-        return "hard" if self.hard else "about"
-
     def text(self, lang: Lang) -> str:
         return self._texts[lang]
 
@@ -126,6 +122,17 @@ class Band:
                 return None
             first, end = run
         return Span(add, first, None if most is None and end == _FAR else end)
+
+    def room(self, count: int, base: int) -> tuple[int, int | None] | None:
+        """How many of the counted figures may be added with the share holding after:
+        (least, most), 0 the least when it holds now, most None for no end; None when no
+        number added keeps it."""
+        added = self._span(True, lambda k: (count + k, base + k), None)
+        if not self.holds(count, base):
+            return None if added is None else (added.least, added.most)
+        if added is None or added.least > 1:
+            return 0, 0
+        return 0, added.most
 
     def hint(self, count: int, base: int, lang: Lang, base_en: str = "",
              base_ru: str = "") -> str:

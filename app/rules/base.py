@@ -85,6 +85,7 @@ class RuleCheck:
     band: str = ""
     hint: str = ""
     unit: int | None = None
+    room: str = ""  # how many more of the counted figures the rule has room for
 
     @property
     def status(self) -> Status:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from urllib.parse import unquote_plus
 
 from app.rules.limits import MAX_UNITS
 from app.web.i18n import gettext
@@ -41,23 +40,6 @@ class UnreadableForm(ValueError):
 
 class Form(Mapping[str, str]):
     """Submitted form fields; repeated fields (checkboxes) are read with `all`."""
-
-    @classmethod
-    def urlencoded(cls, body: bytes) -> Form:
-        """The fields of an `application/x-www-form-urlencoded` body, read exactly as
-        Starlette's parser reads them (fields split at `&`, empty ones skipped, bytes taken as
-        Latin-1 and then percent-escapes as UTF-8 with a bad sequence replaced), in a plain
-        loop: the multipart package's event-driven parser took more of each change in the
-        editor than judging the roster (a profile of a server editing flat out)."""
-        items: list[tuple[str, str]] = []
-        for field in body.decode("latin-1").split("&"):
-            if field:
-                if len(items) == MAX_FIELDS:
-                    raise TooManyFields(
-                        f"Too many fields. Maximum number of fields is {MAX_FIELDS}.")
-                name, _, value = field.partition("=")
-                items.append((unquote_plus(name), unquote_plus(value)))
-        return cls(items)
 
     def __init__(self, items: list[tuple[str, str]]) -> None:
         self._items = items

@@ -64,12 +64,23 @@ def same_origin(request: Request) -> bool:
     origin = request.headers.get("origin")
     if origin is None or origin == "null":
         return True
-    if origin.split("://", 1)[-1] == request.headers.get("host", ""):
+    if origin.lower() == _served_origin(request.scope.get("scheme", "http"),
+                                        request.headers.get("host", "")):
         return True
     # Behind a proxy that passes its own Host on, the browser's Origin is the site's public
     # address (MUSTER_PUBLIC_URL), not the Host the server sees: a form of ours sent from there
     # is from this site, and nothing else is.
     return origin.lower() == public_origin(request)
+
+
+def _served_origin(scheme: str, host: str) -> str:
+    """The origin of the address the request was sent to: its scheme (behind a trusted proxy,
+    the one it forwarded) and its Host, without the scheme's own port as browsers write it."""
+    scheme, host = scheme.lower(), host.lower()
+    default = {"http": ":80", "https": ":443"}.get(scheme)
+    if default is not None and host.endswith(default):
+        host = host.removesuffix(default)
+    return f"{scheme}://{host}"
 
 
 def public_origin(request: Request) -> str:

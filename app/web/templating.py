@@ -7,111 +7,88 @@ serves both (and says so with `Vary: HX-Request`).
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
-from jinja2 import Environment, FileSystemLoader, nodes, pass_environment
-from jinja2.visitor import NodeTransformer
+from jinja2 import Environment, FileSystemLoader
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
-from app.kept import Kept
 from app.rules import RULESETS
-from app.rules.base import LANGS, Lang, decimal_text
+from app.rules.base import decimal_text
 from app.web import i18n
 
+# A page differs by these: htmx's fragments, the language, the browser's cookies.
+VARY = "HX-Request, Accept-Language, Cookie"
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
-# The i18n extension's gettext, the plain one below, and the plain one with a context.
-TRANSLATORS = ("_", "t", "tp")
-
-
-class _Literals(NodeTransformer):
-    """Translate `_("…")` and `t("…")` of one literal string while a template compiles, so a
-    page does not call gettext (and escape its answer) for every label on every request: on
-    an editor change those calls were a third of drawing the answer. Each result is what the
-    call gives at run time: `_` (the i18n extension's, newstyle) is markup formatted with no
-    variables ("%%" becomes "%"), `t` is plain text, escaped when written, and so is
-    `tp("context", "…")`, a message worded its own way in one context (i18n.pgettext)."""
-
-    def __init__(self, lang: Lang) -> None:
-        self.translations = i18n.translations(lang)
-
-    def visit_Call(self, node: nodes.Call) -> nodes.Node:
-        self.generic_visit(node)
-        callee, args = node.node, node.args
-        if not (isinstance(callee, nodes.Name) and callee.name in TRANSLATORS
-                and len(args) == (2 if callee.name == "tp" else 1)
-                and all(isinstance(a, nodes.Const) and isinstance(a.value, str) for a in args)
-                and not node.kwargs and node.dyn_args is None and node.dyn_kwargs is None):
-            return node
-        if callee.name == "tp":
-            context, message = (a.value for a in args)  # type: ignore[attr-defined]
-            return nodes.Const(i18n.in_context(self.translations, context, message),
-                               lineno=node.lineno)
-        text = self.translations.ugettext(args[0].value)  # type: ignore[attr-defined]
-        if callee.name == "_":
-            return nodes.MarkSafe(nodes.Const(str(Markup(text) % {})), lineno=node.lineno)
-        return nodes.Const(text, lineno=node.lineno)
-
-
-def _binds_translator(template: nodes.Template) -> bool:
-    """Whether the template names a variable `_` or `t` itself (say, a loop `for t in …`):
-    there the names are not the translators, and nothing is translated early. (A context
-    cannot be seen here: no route passes one named `_` or `t`.)"""
-    return any(name.name in TRANSLATORS and name.ctx in ("store", "param")
-               for name in template.find_all(nodes.Name))
-
-
+STATIC_DIR = TEMPLATE_DIR.parent / "static"
+# What a static file's hashed address may be kept for: it changes whenever the file does.
+IMMUTABLE = "public, max-age=31536000, immutable"
 # What `getattr` finds on a plain dict: its methods and dunders, never its keys.
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
-class LanguageEnvironment(Environment):
-    """The templates as compiled for one language (see _Literals)."""
-
-    lang: Lang = "en"
-
+class PageEnvironment(Environment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         """`obj.attribute` in a template. Jinja tries the attribute first and the key after
         it; much of the pages' context is plain dicts (documents and results as JSON), where
-        the failed attribute lookup raised and caught an exception every time (1.2 µs each,
-        dozens per editor change). A plain dict has no attributes but its methods, so for
-        any other name the key is the same answer, found directly."""
+        the failed attribute lookup raised and caught an exception every time (a fifth of
+        drawing the share view). A plain dict has no attributes but its methods, so for any
+        other name the key is the same answer, found directly."""
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
 
-    def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
-                  defer_init: bool = False) -> str:
-        if not _binds_translator(source):
-            source = _Literals(self.lang).visit(source)
-        return super()._generate(source, name, filename, defer_init)
-
 
 # Autoescape every template, whatever its extension. Templates ship with the code, so they are
-# not checked for changes on every page (a stat of each file, 5 % of an editor change).
-# `env` holds the settings; pages are drawn by its overlays in TEMPLATES, one per language.
-env = LanguageEnvironment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
-                          extensions=["jinja2.ext.i18n"], auto_reload=False)
+# not checked for changes on every page. Messages are translated by the i18n extension with
+# the request's language (i18n.gettext reads it, set by `render`).
+env = PageEnvironment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
+                      extensions=["jinja2.ext.i18n"], auto_reload=False)
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
 env.globals["RULESETS"] = RULESETS
-# A plain gettext for hot loops: the i18n extension's `_` goes through the template context
-# on every call, which on a 100-unit editor cost more than the rest of the page.
+# gettext as a plain function (`t`), and with a context (`tp`, i18n.pgettext).
 env.globals["t"] = i18n.gettext
 env.globals["tp"] = i18n.pgettext
+TEMPLATES = Jinja2Blocks(env=env)
 
 
-def _for(lang: Lang) -> Jinja2Blocks:
-    # An overlay shares the loader, globals and filters, and keeps its own compiled templates.
-    overlay = env.overlay()
-    overlay.lang = lang  # type: ignore[attr-defined]
-    return Jinja2Blocks(env=overlay)
+@functools.cache
+def static_hash(name: str) -> str | None:
+    """A short hash of a static file's content (files ship with the code), None for none."""
+    path = (STATIC_DIR / name).resolve()
+    if not path.is_relative_to(STATIC_DIR) or not path.is_file():
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-TEMPLATES: dict[Lang, Jinja2Blocks] = {lang: _for(lang) for lang in LANGS}
+def static_url(name: str) -> str:
+    """The address of a file under static/, with its content's hash: `/static/app.css?v=…`."""
+    digest = static_hash(name)
+    return f"/static/{name}" + (f"?v={digest}" if digest else "")
+
+
+env.globals["static_url"] = static_url
+
+
+class HashedStaticFiles(StaticFiles):
+    """Static files; one asked for by its hashed address (static_url) may be kept a year."""
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v")
+        if asked and asked[-1] == static_hash(self.get_path(scope)):
+            response.headers["Cache-Control"] = IMMUTABLE
+        return response
 
 
 def points_value(value: float | int | None) -> str:
@@ -124,42 +101,29 @@ def points_value(value: float | int | None) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
-@pass_environment
-def points(environment: Environment, value: float | int | None) -> str:
+def points(value: float | int | None) -> str:
     """Points as players read them, in the page's language: 12.375, or 12,375 in Russian."""
-    return decimal_text(points_value(value), environment.lang)  # type: ignore[attr-defined]
+    return decimal_text(points_value(value), i18n.current_lang())
 
 
-@pass_environment
-def fixed(environment: Environment, value: float, places: int = 1) -> str:
+def fixed(value: float, places: int = 1) -> str:
     """A number with `places` decimals, in the page's language: 33.3 %, 33,3 %."""
-    return decimal_text(f"{value:.{places}f}", environment.lang)  # type: ignore[attr-defined]
+    return decimal_text(f"{value:.{places}f}", i18n.current_lang())
 
 
-@pass_environment
-def decimal(environment: Environment, value: float, places: int = 3) -> str:
+def decimal(value: float, places: int = 3) -> str:
     """A number with at most `places` decimals (2.5, not 2.500), in the page's language."""
     text = f"{value:.{places}f}".rstrip("0").rstrip(".")
-    return decimal_text(text, environment.lang)  # type: ignore[attr-defined]
+    return decimal_text(text, i18n.current_lang())
 
 
-@pass_environment
-def day(environment: Environment, moment: datetime) -> str:
+def day(moment: datetime) -> str:
     """A date in the page's language (i18n.day)."""
-    return i18n.day(moment, environment.lang)  # type: ignore[attr-defined]
+    return i18n.day(moment, i18n.current_lang())
 
 
 env.filters.update(points=points, points_value=points_value, fixed=fixed, decimal=decimal,
                    day=day)
-
-
-# Drawn <option> lists by (names, selected, blank). The name dicts are built once per process
-# and language (`app.routes.pages._names`), so a select is drawn once and then reused: the
-# editor draws two per line of every unit it sends. The dict itself is kept with its entry, so
-# a key's id cannot be reused by another dict while the entry lives.
-# Selected values are catalogue ids (a few hundred pairs); the bound keeps even a pathological
-# mix to about a megabyte.
-_DRAWN_OPTIONS: Kept[tuple[int, str, str | None], tuple[dict[str, str], Markup]] = Kept(1024)
 
 
 def options(names: dict[str, str], selected: str, blank: str | None = None) -> Markup:
@@ -168,18 +132,12 @@ def options(names: dict[str, str], selected: str, blank: str | None = None) -> M
     Written in Python rather than a template loop: the editor draws a few of these per unit,
     and on a 100-unit roster the template loops were most of each change's server time.
     """
-    key = (id(names), selected, blank)
-    kept = _DRAWN_OPTIONS.get(key)
-    if kept is not None and kept[0] is names:
-        return kept[1]
     parts = []
     for value, label in names.items():
         text = blank if (blank is not None and value == "none") else label
         mark = " selected" if value == selected else ""
         parts.append(f'<option value="{escape(value)}"{mark}>{escape(text)}</option>')
-    drawn = Markup("".join(parts))
-    _DRAWN_OPTIONS.put(key, (names, drawn))
-    return drawn
+    return Markup("".join(parts))
 
 
 def flag_boxes(prefix: str, names: dict[str, str], checked: list[str]) -> Markup:
@@ -214,12 +172,12 @@ def render(request: Request, name: str, context: dict[str, Any] | None = None, *
     i18n.use_lang(lang)
     ctx = {"lang": lang, "request": request, **(context or {})}
     kwargs: dict[str, Any] = {"status_code": status_code, "headers": headers}
-    templates = TEMPLATES[lang]
+    templates = TEMPLATES
     if blocks and is_htmx(request):
         response = templates.TemplateResponse(request, name, ctx, block_names=blocks, **kwargs)
     else:
         response = templates.TemplateResponse(request, name, ctx, **kwargs)
-    response.headers["Vary"] = "HX-Request, Accept-Language, Cookie"
+    response.headers["Vary"] = VARY
     return response  # type: ignore[return-value]
 
 

@@ -24,6 +24,7 @@ from tests.helpers.documents import army
 @pytest.fixture
 def database_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The commands read settings from the environment; point them at a temp SQLite file."""
+    (tmp_path / "data").mkdir()  # a DATABASE_URL's directory must exist: Muster makes none
     url = sqlite_url(tmp_path / "data")
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.delenv("LANG", raising=False)

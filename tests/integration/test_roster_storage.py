@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -12,11 +11,8 @@ from sqlalchemy import Engine, func, update
 from sqlmodel import Session, col, select
 
 from app import services
-from app.db import make_engine
 from app.models import Device, DeviceRoster, Revision, Roster, utcnow
 from app.rules import RosterDocument
-from app.stored_documents import MAX_TEXT, MIN_WEIGHT
-from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 
 URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -289,47 +285,6 @@ def test_a_change_made_for_a_browser_is_stored_only_while_it_may_edit(
     services.restore_roster(session, roster_id)
     assert services.get_roster(session, roster_id).name == "v2"
     assert revision_count(session, roster_id) == 2
-
-
-def test_the_latest_version_read_or_stored_is_kept_per_database(
-        session: Session, engine: Engine) -> None:
-    editor_id, editor = services.new_device(session)
-    roster_id = services.create_roster(session, document(name="v1")).roster.id
-    services.remember(session, editor_id, roster_id, True)
-    assert services.latest.get(session.get_bind(), roster_id, 1) is None  # created, not yet edited
-
-    read = services.editable_roster(session, editor, roster_id)
-    assert services.latest.get(session.get_bind(), roster_id, 1) == read
-    stored = services.replace_roster(session, roster_id, document(name="v2"), 1)
-    assert services.latest.get(session.get_bind(), roster_id, 2) == stored
-    assert services.latest.get(session.get_bind(), roster_id, 1) is None  # only the latest is kept
-    services.latest.keep(session.get_bind(), read, 100)  # a slow reader's older version
-    assert services.latest.get(session.get_bind(), roster_id, 2) == stored
-
-    # Another database (another engine: as tests, or another deployment) sees none of it.
-    other = make_engine(settings_for(str(engine.url.render_as_string(hide_password=False))))
-    try:
-        with Session(other) as elsewhere:
-            assert services.latest.get(elsewhere.get_bind(), roster_id, 2) is None
-    finally:
-        other.dispose()
-
-    # Bounded by the text the documents stand for, each counted as at least MIN_WEIGHT.
-    bounded = services.LatestVersions(kept_text=3 * MIN_WEIGHT)
-    for n in (1, 2, 3):
-        bounded.keep(session, replace(stored, id=f"r{n}"), 100)
-    bounded.keep(session, replace(stored, id="r4"), 100)
-    assert [bounded.get(session, f"r{n}", 2) is not None for n in (1, 2, 3, 4)] == \
-        [False, True, True, True]
-    bounded.keep(session, replace(stored, id="twice"), 2 * MIN_WEIGHT)  # two small ones go
-    assert [bounded.get(session, f"r{n}", 2) is not None for n in (2, 3, 4)] == \
-        [False, False, True]
-    assert bounded.get(session, "twice", 2) is not None
-    roomy = services.LatestVersions(kept_text=4 * MAX_TEXT)
-    roomy.keep(session, replace(stored, id="largest"), MAX_TEXT)
-    roomy.keep(session, replace(stored, id="too big"), MAX_TEXT + 1)
-    assert roomy.get(session, "largest", 2) is not None
-    assert roomy.get(session, "too big", 2) is None
 
 
 def test_remember_refuses_unknown_rosters_and_devices(session: Session) -> None:

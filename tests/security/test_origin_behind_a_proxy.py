@@ -67,6 +67,28 @@ def test_without_a_public_url_only_the_host_is_this_site(app_with: AppFactory) -
         assert new_army_form(client, "http://127.0.0.1:8000") == 303
 
 
+@pytest.mark.parametrize("origin", ["https://127.0.0.1:8000", "http://127.0.0.1:8001",
+                                    "http://127.0.0.1", "ftp://127.0.0.1:8000"])
+def test_an_origin_of_another_scheme_or_port_than_the_host_is_refused(
+        app_with: AppFactory, origin: str) -> None:
+    # The scheme, the host and the port must all be the site's: an https page is not this
+    # http server's.
+    with app_with() as client:
+        assert new_army_form(client, origin) == 403
+        assert client.post("/api/v1/rosters", json=army(),
+                           headers={**UPSTREAM, "Origin": origin}).status_code == 403
+        assert stored_rosters(client) == 0
+        assert new_army_form(client, "HTTP://127.0.0.1:8000") == 303
+
+
+def test_the_default_port_may_be_named_or_left_out(app_with: AppFactory) -> None:
+    with app_with() as client:
+        client.get("/", headers={"Host": "muster.example:80"})
+        made = client.post("/api/v1/rosters", json=army(), headers={
+            "Host": "muster.example:80", "Origin": "http://muster.example"})
+        assert made.status_code == 201
+
+
 def test_the_apis_links_start_with_the_public_address_when_there_is_one(
         app_with: AppFactory) -> None:
     # An API client behind the proxy is given links it can share as they are.

@@ -64,14 +64,3 @@ def test_the_server_does_not_start_with_a_bad_public_url(tmp_path: Path) -> None
     assert "MUSTER_PUBLIC_URL: 'muster.example/club' is not an absolute" in finished.stderr
     assert not (tmp_path / "muster.db").exists()  # stopped before anything was done
 
-
-@pytest.mark.parametrize("name", ["MUSTER_DB_LOOP_CONNECTIONS",
-                                  "MUSTER_DB_ASYNC_READ_CONNECTIONS"])  # its first name
-def test_the_event_loops_pool_is_sized_by_its_name_or_its_first_name(
-        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    assert Settings(_env_file=None).db_loop_connections == 2  # type: ignore[call-arg]
-    monkeypatch.setenv(name, "5")
-    assert Settings(_env_file=None).db_loop_connections == 5  # type: ignore[call-arg]
-    monkeypatch.setenv(name, "0")
-    with pytest.raises(ValidationError, match="db_loop_connections|LOOP_CONNECTIONS"):
-        Settings(_env_file=None)  # type: ignore[call-arg]

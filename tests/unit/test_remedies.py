@@ -252,3 +252,37 @@ def test_english_hints_agree_their_nouns_with_their_numbers() -> None:
     heavy = army("china", unit(line("light_foot", 20, "polearm")),
                  unit(line("heavy_horse", 1, "lance")))
     assert message(heavy, "china.unlisted").endswith("heavy horse: remove 1 figure")
+
+
+def test_a_share_says_how_many_more_it_has_room_for_in_figures_and_points() -> None:
+    from app.rules.chainmail.validation import assess
+    doc = army("mongols", unit(line("medium_horse", 5, "lance")),
+               unit(line("light_horse", 5, "lance")), unit(line("light_horse", 6, "bow")),
+               unit(line("light_horse", 4, "javelins"))) | {"points_limit": 300}
+    rooms = {c.code: c.room for c in assess(ChainmailRoster.model_validate(doc))}
+    # 6 archers of 20: 2 to 17 more mend it (the hint's numbers); 217 points at 6 each buy 36.
+    assert rooms["mongols.horse_archers"] == "room for 2–17 more; with 217 points left, up to 36"
+    # 5 medium lancers of 20: 9 of 24 is still under ceil(8.4) = 9, 10 of 25 is not.
+    assert rooms["mongols.medium_lancers"].startswith("room for up to 4 more;")
+    ru = {c.code: c.room for c in assess(ChainmailRoster.model_validate(doc), "ru")}
+    assert ru["mongols.horse_archers"] == "можно добавить от 2 до 17; осталось 217 очков — " \
+        "хватит на 36"
+    # A share with no room left says nothing: 2 foot of 21 Magyars at a hard 10 %.
+    magyars = army("magyars", unit(line("light_horse", 19)), unit(line("light_foot", 2)))
+    room = {c.code: c.room for c in assess(ChainmailRoster.model_validate(magyars))}
+    assert room["magyars.foot_share"] == ""
+
+
+@settings(max_examples=200, deadline=None)
+@given(broken())
+def test_the_room_is_exactly_the_numbers_added_that_keep_the_share(
+        case: tuple[Band, int, int]) -> None:
+    band, count, base = case
+    found = band.room(count, base)
+    fits = {k for k in range(0, FAR) if band.holds(count + k, base + k)}
+    if found is None:
+        assert fits == set()
+    else:
+        least, most = found
+        assert set(range(least, FAR if most is None else min(most + 1, FAR))) == fits or (
+            found == (0, 0) and 0 in fits and 1 not in fits)

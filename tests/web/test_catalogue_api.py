@@ -126,3 +126,14 @@ def test_an_unknown_ruleset_is_a_404_naming_the_known_ones(app_client: TestClien
     answer = app_client.get("/api/v1/rulesets/warhammer")
     assert answer.status_code == 404
     assert "chainmail" in answer.json()["detail"]
+
+
+def test_presets_say_which_armies_name_them_and_how_they_stand_in_each(
+        catalogue: dict[str, Any]) -> None:
+    presets = {p["id"]: p for p in catalogue["presets"]}
+    assert presets["steppe_horse_archers"]["nations"] == ["mongols", "tatars"]
+    assert presets["swiss_pikemen"]["nations"] == []
+    assert presets["swiss_pikemen"]["standing"]["mongols"] == "excluded"
+    assert presets["horse_archers"]["standing"]["japan"] == "no"
+    nations = {n["id"] for n in catalogue["nations"]}
+    assert all(set(p["standing"]) == nations for p in presets.values())

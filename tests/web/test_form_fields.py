@@ -1,67 +1,12 @@
-"""The pages read url-encoded forms with their own small parser (app.web.editing.Form); it must
-read every body exactly as Starlette's form parser, which it replaced for speed, would."""
+"""The pages read their forms with Starlette's parser: what it refuses is refused on a page, in
+the player's language, and nothing changes."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
-
-import pytest
 from fastapi.testclient import TestClient
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from starlette.datastructures import Headers
-from starlette.formparsers import FormParser
 
-from app.web.editing import MAX_FIELDS, Form, TooManyFields
+from app.web.editing import MAX_FIELDS
 from tests.web.test_pages import create_army, document, version_of
-
-
-def starlette_reads(body: bytes) -> list[tuple[str, str]]:
-    async def stream() -> AsyncIterator[bytes]:
-        yield body
-
-    async def parse() -> list[tuple[str, str]]:
-        headers = Headers({"content-type": "application/x-www-form-urlencoded"})
-        form = await FormParser(headers, stream()).parse()
-        return [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
-
-    # In a thread of its own: a browser test earlier in the session may keep an event loop
-    # running in this one.
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, parse()).result()
-
-
-# Bodies made of the characters that matter to the format, escapes good and bad, raw UTF-8
-# and Latin-1 bytes, and anything else.
-PIECES = st.sampled_from([b"&", b"=", b"+", b"%", b"%2", b"%41", b"%D0%BF", b"%FF", b"%zz",
-                          b";", b"a", b"name", b"\xd0\xbf", b"\xff", b"\x00", b" ", b"\n"])
-BODIES = st.one_of(st.lists(PIECES, max_size=40).map(b"".join), st.binary(max_size=200))
-
-
-@settings(max_examples=400, deadline=None)
-@given(BODIES)
-def test_every_body_reads_as_starlette_reads_it(body: bytes) -> None:
-    assert Form.urlencoded(body).items_list() == starlette_reads(body)
-
-
-@pytest.mark.parametrize("body, fields", [
-    (b"csrf=abc&action=settings&name=%D0%9F%D0%BE%D0%BB%D0%BA+1",
-     [("csrf", "abc"), ("action", "settings"), ("name", "Полк 1")]),
-    (b"flags=a&flags=b&&note=", [("flags", "a"), ("flags", "b"), ("note", "")]),
-    (b"a=1=2&b", [("a", "1=2"), ("b", "")]),
-])
-def test_known_bodies(body: bytes, fields: list[tuple[str, str]]) -> None:
-    form = Form.urlencoded(body)
-    assert form.items_list() == fields
-    assert form.all("flags") == [v for k, v in fields if k == "flags"]
-
-
-def test_as_many_fields_as_starlette_takes_and_no_more() -> None:
-    assert len(Form.urlencoded(b"&".join([b"f=1"] * MAX_FIELDS)).items_list()) == MAX_FIELDS
-    with pytest.raises(TooManyFields):
-        Form.urlencoded(b"&".join([b"f=1"] * (MAX_FIELDS + 1)))
 
 
 def test_a_form_of_too_many_fields_is_refused_and_nothing_changes(client: TestClient) -> None:
@@ -129,17 +74,3 @@ def test_a_multipart_form_is_read_as_an_url_encoded_one_and_refused_as_one(
     assert upload.status_code == 400
     assert "This form could not be read" in upload.text
     assert document(client, roster_id) == before
-
-
-def test_a_plain_route_refuses_a_router_dependency_it_would_not_apply(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from fastapi import Depends
-
-    from app.routes import pages
-
-    async def another(request: object) -> None: ...
-
-    monkeypatch.setattr(pages.router, "dependencies",
-                        [*pages.router.dependencies, Depends(another)])
-    with pytest.raises(RuntimeError, match="page_language"):
-        pages.plain_route("/r/{roster_id}/elsewhere", "GET")

@@ -2,7 +2,7 @@
 collector: a template context caught in a reference cycle (an import "with context" makes one
 at every render, its macro and context holding each other) kept the roster, its verdicts and
 the request alive until a collection, which then walked and freed them all at once, during
-some later request (7 % of an editor change's CPU, bench/compare.py)."""
+some later request."""
 
 from __future__ import annotations
 

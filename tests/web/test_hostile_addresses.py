@@ -59,3 +59,17 @@ def test_an_edit_link_pasted_into_the_calculator_leaves_the_address_at_once(
     assert f"roster={created['id']}" in answer.headers["location"]
     page = client.get(answer.headers["location"]).text
     assert created["edit_key"] not in page
+
+
+@pytest.mark.parametrize("query", ["%00", "%00%00%00", "Ор%00да", "орда%00"])
+def test_a_search_with_a_nul_finds_as_without_it_on_every_database(
+        api: TestClient, query: str) -> None:
+    # PostgreSQL's text cannot hold NUL: a search with one was a 500. Searched text is cleaned
+    # as names are when they are stored.
+    created = api.post("/api/v1/rosters", json={
+        "name": "Орда", "ruleset": "chainmail", "nation": "generic", "units": []}).json()
+    opened = api.get(f"/r/{created['id']}/edit?key={created['edit_key']}")
+    assert opened.status_code == 200
+    found = api.get(f"/?q={query}")
+    assert found.status_code == 200
+    assert f"/r/{created['id']}/edit" in found.text

@@ -12,22 +12,17 @@ import time
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import httpx
 import pytest
-from fastapi import APIRouter, Body, Depends, FastAPI, Query
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from starlette.responses import Response
 
-from app import deps
-from app.answers import FastJSON
 from app.config import Settings
 from app.main import create_app
-from app.routes import api
-from app.rules import RULESETS, RosterDocument
+from app.rules import RULESETS
 from tests.unit.rule_cases import (
     BREAKS,
     KEEPS,
@@ -223,8 +218,7 @@ def test_an_unknown_language_is_refused_naming_lang(pricing: TestClient) -> None
                                    "LANG=ru", "lnag=ru&lang=ru", "other=1&lang=de"])
 def test_the_price_refuses_its_query_as_fastapi_refuses_the_same_parameter(
         pricing: TestClient, query: str) -> None:
-    """The price reads its query by hand (api.query_lang and the app's dependencies); a
-    roster read takes the same `lang`, solved by FastAPI: both answers must be the same."""
+    """The price and a roster read take the same `lang`: both refusals must be the same."""
     priced = pricing.post(f"{PRICE}?{query}", json=army("generic"))
     read = pricing.get(f"/api/v1/rosters/no-such-roster?{query}")
     assert priced.status_code == read.status_code == 422
@@ -238,17 +232,6 @@ def test_the_price_takes_the_last_lang_given_and_english_without(pricing: TestCl
     russian = pricing.post(f"{PRICE}?lang=en&lang=ru", json=mongols).json()
     assert russian == pricing.post(f"{PRICE}?lang=ru", json=mongols).json()
     assert russian != pricing.post(f"{PRICE}?lang=ru&lang=en", json=mongols).json()
-
-
-def test_a_dependency_added_to_the_price_route_is_refused_at_once() -> None:
-    """The price's route applies the app's dependencies by hand, so one added to the route
-    itself (or its router) would silently not apply: it must stop the app being built."""
-    router = APIRouter()
-    with pytest.raises(RuntimeError, match="applies only the app's dependencies"):
-        router.add_api_route("/price", api.price_roster, methods=["POST"],
-                             dependencies=[Depends(lambda: None)],
-                             route_class_override=api._PriceRoute)
-        FastAPI().include_router(router)
 
 
 @pytest.mark.parametrize("body", [b"{bad", b"", b"\xff\xfe", b'{"name": "x", "ruleset": '],
@@ -410,50 +393,3 @@ def test_a_roster_in_any_json_encoding_is_priced_alike(pricing: TestClient,
                           headers={"content-type": "application/json; charset=" + encoding})
     assert answer.status_code == 200, answer.text
     assert answer.json() == expected
-
-
-# ---- the price answers as FastAPI would ----
-
-SOLVED = "/api/v1/price-solved"
-
-
-@pytest.fixture(scope="module")
-def twinned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    """The app with a twin of the price's route that FastAPI solves as it solves any other:
-    the same body and query parameters, declared, and the same work. The price reads both by
-    hand (api._PriceRoute), so the two must answer every request alike."""
-    data = tmp_path_factory.mktemp("price-twin")
-    app = create_app(Settings(_env_file=None, data_dir=data,  # type: ignore[call-arg]
-                              DATABASE_URL=f"sqlite:///{data / 'muster.db'}"))
-
-    # Declared as the price's route was before it read its body by hand.
-    async def price_solved(roster: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
-                           lang: api.LangQuery = Query("en")) -> Response:
-        return FastJSON(RULESETS[roster.ruleset].evaluate(roster, lang).result)
-
-    # With the dependency the API's other JSON operations declare (a body not sent as JSON:
-    # 415), which the price applies by hand.
-    app.add_api_route(SOLVED, price_solved, methods=["POST"],
-                      dependencies=[Depends(deps.json_body)])
-    with TestClient(app) as client:
-        yield client
-
-
-KINDS = [None, "application/json", "application/json; charset=utf-8", "APPLICATION/JSON",
-         "application/merge-patch+json", "application/vnd.api+json", "text/plain",
-         "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-         "application/jsonx"]
-QUERIES = ["", "lang=ru", "lang=en", "lang=de", "lang=", "lang=en&lang=ru", "lang=ru&lang=de",
-           "LANG=ru", "other=1", "lang=ru&other=1", "lang=%D1%80%D1%83"]
-
-
-@FUZZ
-@given(any_bodies, st.sampled_from(KINDS), st.sampled_from(QUERIES))
-def test_the_price_answers_every_request_as_fastapi_answers_its_solved_twin(
-        twinned: TestClient, body: bytes, kind: str | None, query: str) -> None:
-    headers = {} if kind is None else {"content-type": kind}
-    priced = twinned.post(f"{PRICE}?{query}", content=body, headers=headers)
-    solved = twinned.post(f"{SOLVED}?{query}", content=body, headers=headers)
-    assert priced.status_code == solved.status_code, (priced.text, solved.text)
-    assert priced.content == solved.content
-    assert priced.headers.get("content-type") == solved.headers.get("content-type")

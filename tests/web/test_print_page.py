@@ -45,7 +45,7 @@ def test_the_sheet_is_a_standalone_page_without_script(client: TestClient) -> No
     assert html.startswith("<!doctype html>")
     assert "<script" not in html.lower()
     assert not re.search(r"\son[a-z]+\s*=", html, flags=re.IGNORECASE)  # no inline handlers
-    assert '<link rel="stylesheet" href="/static/css/print.css">' in html
+    assert re.search(r'<link rel="stylesheet" href="/static/css/print.css\?v=[0-9a-f]{12}">', html)
     assert "style=" not in html  # everything visual lives in the style sheet
 
 

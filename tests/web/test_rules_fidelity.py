@@ -134,3 +134,18 @@ def test_the_saracen_note_quotes_the_seed(client: TestClient) -> None:
     english = text_of(client.get(f"/r/{roster_id}/print").text)
     assert "a high percentage of them carry short bows" in english
     assert "Their foot archers carry short bows" not in english
+
+
+def test_the_editor_offers_the_nations_presets_first_with_each_ones_standing(
+        client: TestClient) -> None:
+    created = client.post("/api/v1/rosters", json=army("japan")).json()
+    editor = client.get(f"/r/{created['id']}/edit?key={created['edit_key']}").text
+    select = editor[editor.index('id="add-preset"'):]
+    select = select[:select.index("</select>")]
+    own, others = select.split('<optgroup label="Other presets">')
+    assert 'label="For this army"' in own and 'value="japanese_samurai"' in own
+    assert 'value="steppe_horse_archers"' not in select  # another nation's own
+    archers = re.search(r'value="horse_archers">([^<]*)<', others)
+    assert archers and archers.group(1).endswith("— Table 18: no")
+    longbows = re.search(r'value="english_longbowmen">([^<]*)<', others)
+    assert longbows and "—" not in longbows.group(1)

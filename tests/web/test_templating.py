@@ -1,18 +1,16 @@
-"""Labels translated while templates compile (app/web/templating.py) read as at run time."""
+"""Templates translate their labels in the page's language (app/web/templating.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from types import SimpleNamespace
 
 import pytest
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment
 from starlette.requests import Request
 
-from app.routes.pages import _names
 from app.rules.base import LANGS
 from app.web import i18n
-from app.web.templating import TEMPLATE_DIR, TEMPLATES, env, site_address
+from app.web.templating import env, site_address
 
 # Markup, "%%", an apostrophe, a label with variables, and a label that is not a literal.
 SOURCE = """{{ _("“About X” is a band (for example about 50 %% is 40–60 %%)") }}
@@ -31,46 +29,19 @@ def _english_afterwards() -> Iterator[None]:
     i18n.use_lang("en")
 
 
-def _at_run_time(lang: str = "en") -> Environment:
-    plain = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
-                        extensions=["jinja2.ext.i18n"])
-    plain.lang = lang  # type: ignore[attr-defined]  # what the number filters write in
-    plain.install_gettext_callables(i18n.gettext, i18n.ngettext,  # type: ignore[attr-defined]
-                                    newstyle=True)
-    plain.globals.update(env.globals)
-    plain.filters.update(env.filters)
-    return plain
-
-
 @pytest.mark.parametrize("lang", LANGS)
-def test_labels_translated_early_read_as_gettext_gives_them_at_run_time(lang: str) -> None:
+def test_labels_are_translated_in_the_pages_language(lang: str) -> None:
     i18n.use_lang(lang)  # type: ignore[arg-type]
-    early = TEMPLATES[lang].env.from_string(SOURCE).render(label="Totals")  # type: ignore[index]
-    assert early == _at_run_time(lang).from_string(SOURCE).render(label="Totals")
+    drawn = env.from_string(SOURCE).render(label="Totals")
     if lang == "ru":
-        assert "Очки" in early and "Points" not in early
-    assert "50 %" in early and "%%" not in early
+        assert "Очки" in drawn and "Points" not in drawn
+    assert "50 %" in drawn and "%%" not in drawn
 
 
-def test_a_template_naming_its_own_t_is_left_to_run_time() -> None:
+def test_a_template_naming_its_own_t_uses_its_own() -> None:
     i18n.use_lang("ru")
-    shadowed = TEMPLATES["ru"].env.from_string(SHADOWED)
+    shadowed = env.from_string(SHADOWED)
     assert shadowed.render(items=[lambda text: f"[{text}]"]) == "[Points] Очки"
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("name", ["rosters/about.html", "rosters/refused.html"])
-def test_whole_pages_draw_as_at_run_time(lang: str, name: str) -> None:
-    # The about page (the rules as the builder reads them) and a refusal, with the page frame
-    # they share.
-    i18n.use_lang(lang)  # type: ignore[arg-type]
-    url = SimpleNamespace(path="/about", query="")
-    context = {"lang": lang, "request": SimpleNamespace(url=url), "csrf": "x",
-               "names": _names(lang), "message": "<b>refused</b>"}
-    early = TEMPLATES[lang].env.get_template(name).render(context)  # type: ignore[index]
-    assert early == _at_run_time(lang).get_template(name).render(context)
-    if name == "rosters/refused.html":
-        assert "&lt;b&gt;refused" in early
 
 
 ATTRIBUTES = """{{ d.cost }}|{{ d.items | default("none") is string }}|{{ d.missing is defined }}|\
@@ -83,21 +54,18 @@ class _Dict(dict):  # type: ignore[type-arg]
     cost = "attribute"
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_attribute_lookup_on_dicts_reads_as_jinja_does(lang: str) -> None:
+def test_attribute_lookup_on_dicts_reads_as_jinja_does() -> None:
     # The shortcut for plain dicts (app/web/templating.py) must give what Jinja gives:
     # keys for names, methods for a dict's own method names (even with a key of that name),
     # undefined for what is neither, and attributes first on anything else.
     context = {"d": {"cost": 7, "items": "a key", "keys": "a key"}, "o": 3,
                "n": _Dict(cost="key")}
-    early = TEMPLATES[lang].env.from_string(ATTRIBUTES).render(context)  # type: ignore[index]
-    assert early == _at_run_time().from_string(ATTRIBUTES).render(context)
-    assert early == "7|False|False|3|3|attribute"
+    plain = Environment(autoescape=True).from_string(ATTRIBUTES).render(context)
+    assert env.from_string(ATTRIBUTES).render(context) == plain == "7|False|False|3|3|attribute"
 
 
 def test_drawn_option_lists_mark_the_selected_value_each_time() -> None:
-    # Option lists are kept once drawn (app/web/templating.py): each later call must still
-    # mark its own selection, escape the names, and never answer for another dict.
+    # Each call marks its own selection and escapes the names.
     from app.web.templating import options
 
     names = {"a": "<A>", "none": "nothing", "b": "B"}
@@ -130,11 +98,10 @@ CONTEXTUAL = ('{{ tp("line_and_square", "Unit %(n)s")|format(n=2) }}|'
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_message_with_a_context_is_translated_early_as_at_run_time(lang: str) -> None:
+def test_a_message_with_a_context_is_translated_in_that_context(lang: str) -> None:
     i18n.use_lang(lang)  # type: ignore[arg-type]
-    early = TEMPLATES[lang].env.from_string(CONTEXTUAL).render()  # type: ignore[index]
-    assert early == _at_run_time(lang).from_string(CONTEXTUAL).render()
-    assert early == {"en": "Unit 2|Unit 2", "ru": "Подразделение 2|Отряд 2"}[lang]
+    drawn = env.from_string(CONTEXTUAL).render()
+    assert drawn == {"en": "Unit 2|Unit 2", "ru": "Подразделение 2|Отряд 2"}[lang]
 
 
 def test_a_context_without_its_own_word_gives_the_general_one() -> None:
@@ -143,5 +110,4 @@ def test_a_context_without_its_own_word_gives_the_general_one() -> None:
     i18n.use_lang("ru")
     assert i18n.pgettext("line_and_square", "Figures") == i18n.gettext("Figures") == "Фигуры"
     source = '{{ tp("line_and_square", "Figures") }}'
-    early = TEMPLATES["ru"].env.from_string(source).render()
-    assert early == _at_run_time("ru").from_string(source).render() == "Фигуры"
+    assert env.from_string(source).render() == "Фигуры"

@@ -10,6 +10,7 @@ from app.rules.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.rules.chainmail.result import ChainmailResult
 from app.rules.chainmail.roster import ChainmailRoster
 from app.rules.chainmail.sheet import ArmySheet, army_sheet
+from app.rules.chainmail.standing import preset_standing
 from app.rules.chainmail.validation import assess, validate
 from app.rules.system import Evaluation, RuleSystem
 
@@ -29,7 +30,8 @@ def catalogue_json() -> dict[str, Any]:
         "unit_flags": [named(f, description_ru=f.description_ru, description_en=f.description_en)
                        for f in cat.FLAGS.values()],
         "presets": [named(p, troop=p.troop, weapon=p.weapon, figures=p.figures,
-                          flags=list(p.flags)) for p in cat.PRESETS.values()],
+                          flags=list(p.flags), nations=list(p.nations),
+                          standing=preset_standing(p)) for p in cat.PRESETS.values()],
     }
 
 

@@ -43,12 +43,14 @@ class Nation(Named):
 
 @dataclass(frozen=True)
 class Preset(Named):
-    """A ready-made unit the editor offers: one line plus flags."""
+    """A ready-made unit the editor offers: one line plus flags; `nations`: the armies whose
+    national notes name it (none: any army)."""
 
     troop: str
     weapon: str
     figures: int
     flags: tuple[str, ...] = ()
+    nations: tuple[str, ...] = ()
 
 
 BOTH: frozenset[str] = frozenset({"foot", "horse"})
@@ -139,6 +141,67 @@ NATIONS: dict[str, Nation] = {
     )
 }
 
+STEPPE = ("mongols", "tatars")
+# The units the seed's national notes name, in its words (Table 18's for the Far East).
+NATIONAL_PRESETS: tuple[Preset, ...] = (
+    Preset("steppe_horse_archers", "Конные лучники (лёгкая конница с луками)",
+           "Horse archers (light horse with bows)", "light_horse", "bow", 10, nations=STEPPE),
+    Preset("steppe_medium_lancers", "Средняя конница с копьями", "Medium horse with lances",
+           "medium_horse", "lance", 5, nations=STEPPE),
+    Preset("steppe_light_lancers", "Лёгкая конница с копьями", "Light horse with lances",
+           "light_horse", "lance", 5, nations=STEPPE),
+    Preset("magyar_horse_archers", "Мадьярские конные лучники", "Magyar horse archers",
+           "light_horse", "bow", 5, nations=("magyars",)),
+    Preset("magyar_light_horse", "Мадьярская лёгкая конница", "Magyar light horse",
+           "light_horse", "javelins", 10, nations=("magyars",)),
+    Preset("magyar_medium_horse", "Мадьярская средняя конница", "Magyar medium horse",
+           "medium_horse", "lance", 5, nations=("magyars",)),
+    Preset("polish_lancers", "Польская средняя конница с копьями", "Polish lancers",
+           "medium_horse", "lance", 15, nations=("poles",)),
+    Preset("polish_crossbow_horse", "Лёгкая конница с арбалетами", "Light horse with crossbows",
+           "light_horse", "crossbow", 2, nations=("poles",)),
+    Preset("polish_light_horse", "Польская лёгкая конница", "Polish light horse",
+           "light_horse", "javelins", 5, nations=("poles",)),
+    Preset("russian_heavy_foot", "Тяжёлая пехота с древковым оружием",
+           "Heavy foot with polearms", "heavy_foot", "polearm", 20, nations=("russians",)),
+    Preset("russian_crossbowmen", "Лёгкая пехота с арбалетами", "Light foot with crossbows",
+           "light_foot", "crossbow", 4, nations=("russians",)),
+    Preset("russian_medium_horse", "Русская средняя конница", "Russian medium horse",
+           "medium_horse", "lance", 6, nations=("russians",)),
+    Preset("saracen_archers", "Сарацинские лучники (короткие луки)",
+           "Saracen archers (short bows)", "light_foot", "bow", 15, nations=("saracens",)),
+    Preset("saracen_light_horse", "Сарацинская лёгкая конница", "Saracen light horse",
+           "light_horse", "bow", 10, nations=("saracens",)),
+    Preset("saracen_elite_horse", "Сарацинская элита (средняя конница)",
+           "Saracen elite (medium horse)", "medium_horse", "lance", 5, ("elite",),
+           nations=("saracens",)),
+    Preset("scottish_schiltron", "Шотландский шилтрон (длинные копья)",
+           "Scottish schiltron (long spears)", "heavy_foot", "pike", 30, nations=("scots",)),
+    Preset("spanish_jinetes", "Лёгкая конница с метательными дротиками (хинеты)",
+           "Jinetes (light horse with javelins)", "light_horse", "javelins", 10,
+           nations=("spanish",)),
+    Preset("spanish_knights", "Испанские рыцари (средняя конница)",
+           "Spanish knights (medium horse)", "medium_horse", "lance", 8, ("knights",),
+           nations=("spanish",)),
+    Preset("japanese_samurai", "Самураи (бронированная пехота)", "Samurai (armored foot)",
+           "armored_foot", "none", 10, ("samurai",), nations=("japan",)),
+    Preset("japanese_samurai_bowmen", "Самураи с длинными луками", "Samurai bowmen (longbows)",
+           "armored_foot", "longbow", 10, ("samurai",), nations=("japan",)),
+    Preset("japanese_ashigaru_arquebusiers", "Асигару с аркебузами",
+           "Ashigaru arquebusiers", "light_foot", "arquebus", 5, nations=("japan",)),
+    Preset("japanese_medium_horse", "Японская средняя конница", "Japanese medium horse",
+           "medium_horse", "lance", 10, nations=("japan",)),
+    Preset("chinese_chu_ko_nu", "Арбалетчики с чо-ко-ну", "Chu-ko-nu crossbowmen",
+           "light_foot", "crossbow", 20, nations=("china",)),
+    Preset("far_east_archers", "Лучники", "Archers", "light_foot", "bow", 20,
+           nations=("china", "korea")),
+    Preset("far_east_light_foot", "Лёгкая пехота с древковым оружием",
+           "Light foot with polearms", "light_foot", "polearm", 20,
+           nations=("china", "korea", "japan")),
+    Preset("far_east_medium_horse", "Средняя конница", "Medium horse", "medium_horse", "lance",
+           10, nations=("china", "korea")),
+)
+
 PRESETS: dict[str, Preset] = {
     p.id: p
     for p in (
@@ -159,6 +222,7 @@ PRESETS: dict[str, Preset] = {
         Preset("militia", "Ополчение", "Militia", "militia", "polearm", 20),
         Preset("peasants", "Крестьяне", "Peasants", "peasant", "none", 30),
         Preset("arquebusiers", "Аркебузиры", "Arquebusiers", "light_foot", "arquebus", 20),
+        *NATIONAL_PRESETS,
     )
 }
 

@@ -6,7 +6,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from app.rules.bands import Band, figures_of
-from app.rules.base import Lang, RuleCheck, Severity, percent_text, percent_text_past, pick
+from app.rules.base import (
+    Lang,
+    RuleCheck,
+    Severity,
+    percent_text,
+    percent_text_past,
+    pick,
+)
 from app.rules.chainmail.tally import (
     ARMY,
     FOOT,
@@ -18,9 +25,11 @@ from app.rules.chainmail.tally import (
     LIGHT_FOOT_TROOPS,
     LIGHT_HORSE,
     Figures,
+    Key,
     Tally,
     troops,
 )
+from app.rules.words import counted
 
 E, W = Severity.error, Severity.warning
 BOWS = troops("bow", "composite_bow")
@@ -72,6 +81,29 @@ class ShareRule:
         hint = "" if holds else self.band.hint(count, base, lang, self.base.en, self.base.ru)
         return RuleCheck(self.code, title, summary, holds, severity,
                          value=share, band=band, hint=hint)
+
+    def room(self, counts: Tally, budget: Budget, lang: Lang) -> str:
+        """"room for 2–17 more; 90 points left buy up to 12" (empty when none is left)."""
+        found = self.band.room(self.counted.count(counts), self.base.count(counts))
+        if found is None or found == (0, 0):
+            return ""
+        least, most = found
+        if most is None:
+            span = pick(lang, f"room for {least} or more",
+                        f"можно добавить {least} или больше") if least else \
+                pick(lang, "room for any number more", "можно добавить сколько угодно")
+        elif least:
+            span = pick(lang, f"room for {least}–{most} more",
+                        f"можно добавить от {least} до {most}")
+        else:
+            span = pick(lang, f"room for up to {most} more", f"можно добавить до {most}")
+        each = budget.cheapest(self.counted)
+        if each is None or budget.left is None or budget.left < 0:
+            return span
+        buys = int(budget.left // each)
+        left = counted(budget.left, "point", lang)
+        return span + pick(lang, f"; with {left} left, up to {buys}",
+                           f"; осталось {left} — хватит на {buys}")
 
 
 @dataclass(frozen=True)
@@ -234,11 +266,27 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What adding figures costs: the points left, and the cheapest price per figure of each
+    kind of line the army has."""
+
+    left: Fraction | None
+    prices: dict[Key, Fraction]
+
+    def cheapest(self, figures: Figures) -> Fraction | None:
+        found = [price for key, price in self.prices.items() if figures.matches(key)]
+        return min(found) if found else None
+
+
 def national_checks(nation: str, counts: Tally, historical: bool, fortified: bool,
-                    lang: Lang) -> list[RuleCheck]:
+                    lang: Lang, budget: Budget | None = None) -> list[RuleCheck]:
     checks = []
     for rule in NATIONAL_RULES.get(nation, ()):
         # A non-historical roster still sees every rule, but only as information.
         severity = rule.severity if historical else Severity.info
-        checks.append(rule.check(counts, severity, fortified, lang))
+        check = rule.check(counts, severity, fortified, lang)
+        if budget is not None and isinstance(rule, ShareRule):
+            check.room = rule.room(counts, budget, lang)
+        checks.append(check)
     return checks

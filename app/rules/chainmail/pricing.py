@@ -51,7 +51,7 @@ def _points(eighths: int) -> Fraction:
 
 # The priced parts are built anew for every unit of every evaluation and never changed after:
 # not frozen, because a frozen dataclass sets each field through object.__setattr__, which made
-# building them four times as slow and a fifth of a roster's judging (bench/HISTORY.md).
+# building them four times as slow and a fifth of a roster's judging (measured; git history).
 @dataclass(slots=True)
 class PricedLine:
     troop: str

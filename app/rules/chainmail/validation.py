@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from app.rules.base import Issue, Lang, RuleCheck
 from app.rules.chainmail.far_east import far_east_checks
-from app.rules.chainmail.nations import national_checks
+from app.rules.chainmail.nations import Budget, national_checks
 from app.rules.chainmail.organisation import (
     commander_checks,
     empty_check,
     over_limit,
     unit_checks,
 )
-from app.rules.chainmail.pricing import PricedRoster, price
+from app.rules.chainmail.pricing import PricedRoster, cost_per_figure, price
 from app.rules.chainmail.roster import ChainmailRoster
-from app.rules.chainmail.tally import tally
+from app.rules.chainmail.tally import Key, tally
 
 
 def assess(roster: ChainmailRoster, lang: Lang = "en",
@@ -26,9 +28,20 @@ def assess(roster: ChainmailRoster, lang: Lang = "en",
     checks += unit_checks(roster, lang)
     checks += commander_checks(roster, lang)
     checks += national_checks(roster.nation, counts, roster.historical,
-                              roster.fortifications, lang)
+                              roster.fortifications, lang, _budget(roster, priced))
     checks += far_east_checks(roster.nation, counts, roster.historical, lang)
     return checks
+
+
+def _budget(roster: ChainmailRoster, priced: PricedRoster) -> Budget:
+    """The points left, and the cheapest price per figure of each kind of line."""
+    prices: dict[Key, Fraction] = {}
+    for unit in roster.units:
+        for line in unit.lines:
+            key = (line.troop, line.weapon, "knights" in unit.flags)
+            each = cost_per_figure(line.troop, line.weapon, unit.mercenary)
+            prices[key] = min(each, prices.get(key, each))
+    return Budget(priced.remaining, prices)
 
 
 def validate(roster: ChainmailRoster, lang: Lang = "en",
