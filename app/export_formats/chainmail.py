@@ -214,7 +214,21 @@ def print_words(lang: Lang) -> dict[str, str]:
 def print_context(sheet: ArmySheet) -> dict[str, Any]:
     """What the print template needs beyond the sheet and its words."""
     return {"has_ratings": any(unit.rating is not None for unit in sheet.units),
-            "morale_rule": morale_rule(sheet.thresholds, sheet.lang)}
+            "morale_rule": morale_rule(sheet.thresholds, sheet.lang),
+            "calculators": calculators(sheet)}
+
+
+def calculators(sheet: ArmySheet) -> list[tuple[str, str]]:
+    """The table calculators this army uses, linked from the sheet on screen: siege with
+    engines, the tournament with knights, man-to-man combat always."""
+    lang = sheet.lang
+    found = []
+    if sheet.engines:
+        found.append(("/calc/siege", pick(lang, "Siege calculator", "Калькулятор осады")))
+    if any("knights" in unit.flags for unit in sheet.units):
+        found.append(("/calc/tournament", pick(lang, "Tournament", "Турнир")))
+    found.append(("/calc/man-to-man", pick(lang, "Man-to-man combat", "Бой «Один на один»")))
+    return [(f"{href}?lang={lang}", title) for href, title in found]
 
 
 def morale_rule(thresholds: Thresholds, lang: Lang) -> str:

@@ -149,3 +149,19 @@ def test_the_editor_offers_the_nations_presets_first_with_each_ones_standing(
     assert archers and archers.group(1).endswith("— Table 18: no")
     longbows = re.search(r'value="english_longbowmen">([^<]*)<', others)
     assert longbows and "—" not in longbows.group(1)
+
+
+def test_the_sheet_links_the_calculators_its_army_uses_on_screen(client: TestClient) -> None:
+    roster_id = store(client, army("generic", unit(line("heavy_horse", 5, "lance"),
+                                                   flags=("knights",)),
+                                   engines=[{"kind": "bombard", "count": 1,
+                                             "mercenary": False}]))
+    sheet = client.get(f"/r/{roster_id}/print?lang=ru").text
+    links = sheet[sheet.index('id="sheet-calculators"'):]
+    links = links[:links.index("</p>")]
+    assert 'href="/calc/siege?lang=ru"' in links and 'href="/calc/tournament?lang=ru"' in links
+    assert "Бой «Один на один»" in unescape(links)
+    plain = store(client, army("generic", unit(line("light_foot", 5))))
+    links = client.get(f"/r/{plain}/print").text
+    assert "/calc/siege" not in links and "/calc/tournament" not in links
+    assert 'href="/calc/man-to-man?lang=en"' in links
