@@ -11,9 +11,6 @@ from fractions import Fraction
 from app.rules.base import LANGS, Lang, percent_text, pick
 from app.rules.words import NOUNS, counted
 
-# Past any roster the limits allow: an "add" remedy still mending here has no upper bound.
-_FAR = 10**9
-
 
 @dataclass(frozen=True)
 class Band:
@@ -27,10 +24,14 @@ class Band:
     hard: bool = False
     word: tuple[str, str] | None = None
 
+    @functools.cached_property
+    def _parts(self) -> tuple[int, int, int, int]:
+        # Read on every step of every search below: the Fractions' parts, once.
+        return self.lo.numerator, self.lo.denominator, self.hi.numerator, self.hi.denominator
+
     def limits(self, base: int) -> tuple[int, int]:
         """Whole-figure limits for a base of `base` figures."""
-        a, b = self.lo.numerator, self.lo.denominator
-        p, q = self.hi.numerator, self.hi.denominator
+        a, b, p, q = self._parts
         if self.hard:
             return -(-a * base // b), p * base // q
         return max(1 if a else 0, a * base // b), -(-p * base // q)
@@ -89,21 +90,28 @@ class Band:
         if base == 0 or self.holds(count, base):
             return None
         n, c = base, count
+        far = self._far(c, n)
         # Removing every figure of the base leaves nothing to judge: no remedy.
         if c < self.limits(n)[0]:  # too few: more of them, or fewer of the others
-            kind = self._span(True, lambda k: (c + k, n + k), None)
-            others = self._span(False, lambda j: (c, n - j), min(n - c, n - 1))
+            kind = self._span(True, lambda k: (c + k, n + k), None, far)
+            others = self._span(False, lambda j: (c, n - j), min(n - c, n - 1), far)
         else:  # too many: fewer of them, or more of the others
-            kind = self._span(False, lambda k: (c - k, n - k), min(c, n - 1))
-            others = self._span(True, lambda j: (c, n + j), None)
+            kind = self._span(False, lambda k: (c - k, n - k), min(c, n - 1), far)
+            others = self._span(True, lambda j: (c, n + j), None, far)
         return Remedies(kind, others)
 
+    def _far(self, count: int, base: int) -> int:
+        """Past every finite end of a remedy or a room for `count` of `base`: each limit is
+        a linear inequality in the figures moved whose bound is at most the band's larger
+        denominator times (base + count + 1); a run still going here goes on for ever."""
+        return max(self._parts[1], self._parts[3]) * (base + count + 2) + 2
+
     def _span(self, add: bool, moved: Callable[[int], tuple[int, int]],
-              most: int | None) -> Span | None:
+              most: int | None, far: int) -> Span | None:
         """The run of k in 1…most (None: unbounded) for which `moved(k)` holds. Each of the
         band's two limits is met on a run that starts at 1 or ends at the far end (the count
         and the limits move together, a limit by at most one a step): found by bisection."""
-        last = _FAR if most is None else most
+        last = far if most is None else most
         if last < 1:
             return None
 
@@ -121,13 +129,14 @@ class Band:
             if run is None:
                 return None
             first, end = run
-        return Span(add, first, None if most is None and end == _FAR else end)
+        return Span(add, first, None if most is None and end == far else end)
 
     def room(self, count: int, base: int) -> tuple[int, int | None] | None:
         """How many of the counted figures may be added with the share holding after:
         (least, most), 0 the least when it holds now, most None for no end; None when no
         number added keeps it."""
-        added = self._span(True, lambda k: (count + k, base + k), None)
+        added = self._span(True, lambda k: (count + k, base + k), None,
+                           self._far(count, base))
         if not self.holds(count, base):
             return None if added is None else (added.least, added.most)
         if added is None or added.least > 1:
