@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app import services
 from app.db import get_session
-from app.rules.base import Lang, pick
+from app.domain.base import Lang, pick
 from app.schemas import Failure
 
 SessionDep = Annotated[Session, Depends(get_session)]

@@ -16,9 +16,9 @@ from urllib.parse import quote
 from anyascii import anyascii
 from pydantic import BaseModel
 
+from app.domain.base import Lang
 from app.export_formats import FORMATS
 from app.export_formats.common import bb, md, one_line
-from app.rules.base import Lang
 
 FORMAT = "muster-roster/1"
 EXPORT_KEYS = ("format", "ruleset_version", "exported_at")

@@ -26,7 +26,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
-from app.rules import RosterDocument
+from app.domain import RosterDocument
 from app.schemas import PricedResult
 
 PUBLIC_ID_LENGTH = 16  # secrets.token_urlsafe(12): 96 random bits

@@ -52,8 +52,8 @@ from starlette.requests import Request
 
 from app.config import Settings
 from app.db import transaction as _transaction
+from app.domain.base import Lang, pick
 from app.models import CreationLog
-from app.rules.base import Lang, pick
 from app.schemas import Failure
 
 CLIENT_LENGTH = 64

@@ -25,6 +25,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.db import transaction as _transaction
+from app.domain import Evaluation, get_ruleset
+from app.domain.stored_documents import DOCUMENT as _DOCUMENT
+from app.domain.stored_documents import read_stored
 from app.models import (
     NAME_LENGTH,
     Device,
@@ -33,9 +36,6 @@ from app.models import (
     utcnow,
 )
 from app.models import Revision as RevisionRow
-from app.rules import Evaluation, get_ruleset
-from app.stored_documents import DOCUMENT as _DOCUMENT
-from app.stored_documents import read_stored
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits

@@ -1,6 +1,6 @@
 """Chainmail's army sheet words and its text exports (plain text, Markdown, BBCode).
 
-Exports read only the army sheet (`app.rules.chainmail.sheet`), never the roster's own shape.
+Exports read only the army sheet (`app.domain.chainmail.sheet`), never the roster's own shape.
 """
 
 from __future__ import annotations
@@ -10,6 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.domain.bands import figures_of
+from app.domain.base import Lang, pick
+from app.domain.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, Thresholds, army_sheet
+from app.domain.words import counted
 from app.export_formats.common import (
     bb,
     frame_words,
@@ -19,10 +23,6 @@ from app.export_formats.common import (
     points_of_limit,
     roster_note,
 )
-from app.rules.bands import figures_of
-from app.rules.base import Lang, pick
-from app.rules.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, Thresholds, army_sheet
-from app.rules.words import counted
 
 RULESET = "chainmail"
 OPTIONAL_SECTIONS = OPTIONAL

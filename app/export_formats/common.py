@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from app.rules.base import Lang, pick, read_points
-from app.rules.words import counted
+from app.domain.base import Lang, pick, read_points
+from app.domain.words import counted
 
 # Direction overrides could make a name display as something it is not.
 _BIDI = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"

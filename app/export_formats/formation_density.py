@@ -1,5 +1,5 @@
 """"Formation Density": the army sheet's words and the text exports (plain text, Markdown,
-BBCode). Exports read only the army sheet (`app.rules.formation_density.sheet`)."""
+BBCode). Exports read only the army sheet (`app.domain.formation_density.sheet`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.domain.base import Lang, pick
+from app.domain.formation_density.sheet import (
+    OPTIONAL,
+    FormationSheet,
+    SheetLine,
+    SheetUnit,
+    army_sheet,
+)
+from app.domain.words import counted
 from app.export_formats.common import (
     bb,
     frame_words,
@@ -17,15 +26,6 @@ from app.export_formats.common import (
     points_of_limit,
     roster_note,
 )
-from app.rules.base import Lang, pick
-from app.rules.formation_density.sheet import (
-    OPTIONAL,
-    FormationSheet,
-    SheetLine,
-    SheetUnit,
-    army_sheet,
-)
-from app.rules.words import counted
 
 RULESET = "formation_density"
 OPTIONAL_SECTIONS = OPTIONAL

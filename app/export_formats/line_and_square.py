@@ -1,5 +1,5 @@
 """"Line and Square": the army sheet's words and the text exports (plain text, Markdown,
-BBCode). Exports read only the army sheet (`app.rules.line_and_square.sheet`)."""
+BBCode). Exports read only the army sheet (`app.domain.line_and_square.sheet`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.domain.base import Lang, pick
+from app.domain.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
+from app.domain.words import counted
 from app.export_formats.common import (
     bb,
     frame_words,
@@ -17,9 +20,6 @@ from app.export_formats.common import (
     points_of_limit,
     roster_note,
 )
-from app.rules.base import Lang, pick
-from app.rules.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
-from app.rules.words import counted
 
 RULESET = "line_and_square"
 OPTIONAL_SECTIONS: tuple[str, ...] = ()

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Depends, HTTPException, Query
 from fastapi.responses import JSONResponse
 
 from app.deps import NOT_JSON_ANSWER, json_body
-from app.rules import RULESETS, RosterDocument, get_ruleset
+from app.domain import RULESETS, RosterDocument, get_ruleset
 from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
 from app.web.security import CROSS_SITE_ANSWER
 

@@ -19,6 +19,8 @@ from starlette.exceptions import HTTPException
 
 from app import ratelimit, services
 from app.deps import LangDep, RosterId, SessionDep, not_found
+from app.domain import RULESETS
+from app.domain.base import Lang, pick
 from app.exports import (
     content_disposition,
     export_bbcode,
@@ -30,8 +32,6 @@ from app.imports import ImportRefused, import_schema, parse_roster
 from app.models import RosterCreated
 from app.routes.health import UNAVAILABLE_ANSWER
 from app.routes.rosters import created_answer
-from app.rules import RULESETS
-from app.rules.base import Lang, pick
 from app.schemas import Failure, ValidationFailure
 from app.web.security import CROSS_SITE_ANSWER
 

@@ -23,8 +23,8 @@ from starlette.responses import Response
 
 from app import __version__
 from app.db import UNAVAILABLE, readiness
+from app.domain.base import Lang, pick
 from app.errors import refusal_body
-from app.rules.base import Lang, pick
 from app.schemas import Failure
 from app.web import i18n
 

@@ -26,6 +26,8 @@ from app.deps import (
     not_found,
     refusal,
 )
+from app.domain import RULESETS, RosterDocument
+from app.domain.base import Lang, pick
 from app.errors import refusal_body
 from app.models import (
     RevisionPublic,
@@ -35,8 +37,6 @@ from app.models import (
     StaleVersion,
 )
 from app.routes.health import UNAVAILABLE_ANSWER
-from app.rules import RULESETS, RosterDocument
-from app.rules.base import Lang, pick
 from app.schemas import Failure, ValidationFailure
 from app.web import conditional
 from app.web.security import CROSS_SITE_ANSWER

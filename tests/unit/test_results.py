@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from pydantic import BaseModel
 
-from app.rules import RULESETS
-from app.rules.chainmail import ChainmailRoster
+from app.domain import RULESETS
+from app.domain.chainmail import ChainmailRoster
 from tests.unit import test_formation_density_rules as fd
 from tests.unit import test_line_and_square_rules as ls
 from tests.unit.test_exports import rosters

@@ -14,9 +14,9 @@ from sqlalchemy import update
 from sqlmodel import Session, col
 
 from app.db import make_engine
+from app.domain import names
 from app.main import create_app
 from app.models import Revision, Roster
-from app.rules import names
 from tests.helpers.databases import settings_for
 from tests.web.test_pages import HX, create_army, csrf_of, document, edit, version_of
 

@@ -518,7 +518,7 @@ def test_a_change_proves_the_right_and_the_version_at_its_write(client: TestClie
 
 def test_the_editors_points_limit_allows_in_the_browser_what_the_server_allows(
         client: TestClient) -> None:
-    from app.rules.limits import MAX_POINTS_LIMIT
+    from app.domain.limits import MAX_POINTS_LIMIT
 
     roster_id = create_army(client)
     editor = client.get(f"/r/{roster_id}/edit").text

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.config import Settings
+from app.domain import RULESETS
 from app.main import create_app
-from app.rules import RULESETS
 from tests.unit.rule_cases import (
     BREAKS,
     KEEPS,
