@@ -13,9 +13,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from app import services
-from app.db import get_session
 from app.domain.base import Lang, pick
 from app.schemas import Failure
+from app.storage.db import get_session
 
 SessionDep = Annotated[Session, Depends(get_session)]
 LangDep = Annotated[Lang, Query(description="Language of messages: en or ru")]

@@ -10,7 +10,6 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from app import __version__, errors, services
 from app.allowed_methods import AllowedMethods, every_route
 from app.config import Settings, get_settings
-from app.db import storage_lifespan
 from app.deps import APP_DEPENDENCIES
 from app.domain import RULESETS
 from app.domain.base import pick
@@ -19,6 +18,7 @@ from app.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
 from app.routes.table_calculators import router as table_calculators
+from app.storage.db import storage_lifespan
 from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
 from app.web.templating import STATIC_DIR, HashedStaticFiles

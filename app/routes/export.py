@@ -29,10 +29,10 @@ from app.exports import (
     export_text,
 )
 from app.imports import ImportRefused, import_schema, parse_roster
-from app.models import RosterCreated
 from app.routes.health import UNAVAILABLE_ANSWER
 from app.routes.rosters import created_answer
 from app.schemas import Failure, ValidationFailure
+from app.storage.tables import RosterCreated
 from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["exports"])

@@ -22,10 +22,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from app import __version__
-from app.db import UNAVAILABLE, readiness
 from app.domain.base import Lang, pick
 from app.errors import refusal_body
 from app.schemas import Failure
+from app.storage.db import UNAVAILABLE, readiness
 from app.web import i18n
 
 router = APIRouter(tags=["operations"])

@@ -29,15 +29,15 @@ from app.deps import (
 from app.domain import RULESETS, RosterDocument
 from app.domain.base import Lang, pick
 from app.errors import refusal_body
-from app.models import (
+from app.routes.health import UNAVAILABLE_ANSWER
+from app.schemas import Failure, ValidationFailure
+from app.storage.tables import (
     RevisionPublic,
     RevisionSummary,
     RosterCreated,
     RosterPublic,
     StaleVersion,
 )
-from app.routes.health import UNAVAILABLE_ANSWER
-from app.schemas import Failure, ValidationFailure
 from app.web import conditional
 from app.web.security import CROSS_SITE_ANSWER
 

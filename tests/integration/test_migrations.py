@@ -13,9 +13,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, text
 from sqlmodel import Session, SQLModel
 
-import app.models  # noqa: F401  (the tables compared against)
+import app.storage.tables  # noqa: F401  (the tables compared against)
 from app import services
-from app.db import alembic_config, current_revision, make_engine, migrate
+from app.storage.db import alembic_config, current_revision, make_engine, migrate
 from tests.helpers.databases import settings_for, sqlite_url
 
 

@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 
 from app import services
 from app.domain import RosterDocument
-from app.models import Device, DeviceRoster, Revision, Roster, utcnow
+from app.storage.tables import Device, DeviceRoster, Revision, Roster, utcnow
 from tests.helpers.documents import army
 
 URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")

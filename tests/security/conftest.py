@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 
 from app.allowed_methods import every_route
 from app.main import create_app
-from app.models import Roster
+from app.storage.tables import Roster
 from tests.helpers.databases import settings_for, sqlite_url
 
 AppFactory = Callable[..., AbstractContextManager[TestClient]]

@@ -12,7 +12,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from app.domain.chainmail import ChainmailRoster
-from app.models import Roster
+from app.storage.tables import Roster
 from tests.unit.test_exports import rosters
 from tests.web.test_export import DOCUMENT, store
 

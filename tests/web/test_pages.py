@@ -10,8 +10,8 @@ from sqlalchemy import update
 from sqlmodel import Session, col
 
 from app import services
-from app.db import make_engine
-from app.models import DeviceRoster
+from app.storage.db import make_engine
+from app.storage.tables import DeviceRoster
 from tests.helpers.documents import army
 
 HX = {"HX-Request": "true"}

@@ -32,7 +32,7 @@ from app.config import Settings
 
 log = logging.getLogger("muster.db")
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 # Execution option a session's connection carries when its transaction is going to write.
 WRITER = "muster_writer"
 # Any constant: concurrent starters on PostgreSQL queue on this lock instead of racing the DDL.
