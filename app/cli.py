@@ -33,7 +33,7 @@ def serve(args: argparse.Namespace) -> int:
     request needs (that lives in cookies and the database), so any of them may answer."""
     import uvicorn
 
-    from app.observability import uvicorn_log_config
+    from app.http.observability import uvicorn_log_config
 
     if args.log_level:
         os.environ["MUSTER_LOG_LEVEL"] = args.log_level

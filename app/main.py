@@ -8,13 +8,13 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors, services
-from app.allowed_methods import AllowedMethods, every_route
 from app.config import Settings, get_settings
 from app.deps import APP_DEPENDENCIES
 from app.domain import RULESETS
 from app.domain.base import pick
-from app.limits import BodySizeLimit
-from app.observability import RequestLog, configure_logging
+from app.http.allowed_methods import AllowedMethods, every_route
+from app.http.limits import BodySizeLimit
+from app.http.observability import RequestLog, configure_logging
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
 from app.routes.table_calculators import router as table_calculators

@@ -198,8 +198,7 @@ def _serialise(session: Session, client: str) -> None:
 
     SQLite: nothing more to do, the transaction was begun with the write lock (BEGIN
     IMMEDIATE, app.storage.db's WRITER), which serialises every writer of the file. PostgreSQL:
-    no row
-    can be locked, since what two racing processes would conflict on is the row each is about
+    no row can be locked, since what two racing processes would conflict on is the row each is about
     to insert; a transaction-level advisory lock on a 64-bit hash of the client key serialises
     that client's creations, and only them, and goes with the commit or rollback (or with a
     connection that dies). Two clients whose keys share a hash merely take turns. Each

@@ -17,8 +17,8 @@ from starlette.responses import HTMLResponse, Response
 from app import services
 from app.deps import RosterId, SessionDep, not_found
 from app.domain.base import Lang
-from app.export_formats import FORMATS
 from app.exports import sheet_of
+from app.exports.formats import FORMATS
 from app.web import conditional
 from app.web.i18n import request_lang
 from app.web.templating import VARY, render, site_address

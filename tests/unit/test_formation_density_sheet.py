@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 
 from app.domain.formation_density import FormationDensityRoster
 from app.domain.formation_density.sheet import army_sheet
-from app.export_formats import FORMATS
+from app.exports.formats import FORMATS
 
 
 def line(kind: str, weapon: str, count: int, **flags: bool) -> dict[str, Any]:

@@ -35,7 +35,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.disconnect":
                 # Gone before its body was all sent: nothing to do and no one to answer
-                # (app.observability logs it as 499).
+                # (app.http.observability logs it as 499).
                 raise ClientDisconnect()
             received.append(message)
             if message["type"] != "http.request":

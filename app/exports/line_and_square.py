@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from app.domain.base import Lang, pick
 from app.domain.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
 from app.domain.words import counted
-from app.export_formats.common import (
+from app.exports.common import (
     bb,
     frame_words,
     md,

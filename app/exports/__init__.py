@@ -17,8 +17,8 @@ from anyascii import anyascii
 from pydantic import BaseModel
 
 from app.domain.base import Lang
-from app.export_formats import FORMATS
-from app.export_formats.common import bb, md, one_line
+from app.exports.common import bb, md, one_line
+from app.exports.formats import FORMATS
 
 FORMAT = "muster-roster/1"
 EXPORT_KEYS = ("format", "ruleset_version", "exported_at")

@@ -14,7 +14,7 @@ from app.domain.bands import figures_of
 from app.domain.base import Lang, pick
 from app.domain.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, Thresholds, army_sheet
 from app.domain.words import counted
-from app.export_formats.common import (
+from app.exports.common import (
     bb,
     frame_words,
     md,

@@ -17,7 +17,7 @@ from app.domain.formation_density.sheet import (
     army_sheet,
 )
 from app.domain.words import counted
-from app.export_formats.common import (
+from app.exports.common import (
     bb,
     frame_words,
     md,
