@@ -15,10 +15,10 @@ from app.domain.base import pick
 from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.limits import BodySizeLimit
 from app.http.observability import RequestLog, configure_logging
+from app.lifespan import storage_lifespan
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
 from app.routes.table_calculators import router as table_calculators
-from app.storage.db import storage_lifespan
 from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
 from app.web.templating import STATIC_DIR, HashedStaticFiles

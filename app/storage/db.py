@@ -12,8 +12,7 @@ import contextlib
 import dataclasses
 import functools
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from anyio import to_thread
-from fastapi import FastAPI, Request
+from fastapi import Request
 from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
@@ -220,51 +218,6 @@ def _first_line(error: BaseException) -> str:
     original = getattr(error, "orig", None) or error
     text_ = str(original).strip().splitlines()
     return text_[0] if text_ else type(original).__name__
-
-
-def storage_lifespan(
-    settings: Settings,
-) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """Open the database when the app starts: migrate, purge expired deletions, share the engine."""
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        from app import services  # builds on this module
-
-        engine = make_engine(settings)
-        try:
-            if settings.migrate_on_start:
-                try:
-                    await run_in_threadpool(migrate, engine)
-                except UNAVAILABLE as error:
-                    log.error("cannot migrate %s on start: %s", _where(settings),
-                              _first_line(error))
-                    raise
-            try:
-                with Session(engine) as session:
-                    purged = await run_in_threadpool(services.purge_deleted, session)
-            except exc.SQLAlchemyError as error:
-                # Housekeeping: the next start (or `muster purge`) does it. A server without its
-                # database, or started before `muster migrate`, still starts, answers 503 where
-                # it must and reports itself not ready.
-                log.warning("purge skipped: %s", _first_line(error))
-                purged = 0
-            if purged:
-                log.info("purged %d rosters deleted over %d days ago", purged,
-                         services.RESTORE_DAYS)
-            app.state.engine = engine
-            # Requests wait for one of these threads rather than each opening a connection
-            # of its own beyond the pool (see Settings.threads).
-            to_thread.current_default_thread_limiter().total_tokens = settings.threads
-            yield
-        finally:
-            engine.dispose()
-
-    return lifespan
-
-
-def _where(settings: Settings) -> str:
-    return make_url(settings.db_url).render_as_string(hide_password=True)
 
 
 # What the JSON export adds to a stored document (format, ruleset version, time), with room.
