@@ -67,7 +67,7 @@ async def documented_query_only(request: Request) -> None:
 
 
 # The dependencies of every route of the app. Each takes the request alone, so that a route
-# answered without FastAPI's parameter solving (the price: app/routes/api.py) applies them
+# answered without FastAPI's parameter solving (the price: app/api/pricing.py) applies them
 # all by hand.
 APP_DEPENDENCIES: tuple[Callable[[Request], Awaitable[None]], ...] = (documented_query_only,)
 

@@ -36,7 +36,7 @@ WRITER = "muster_writer"
 # Any constant: concurrent starters on PostgreSQL queue on this lock instead of racing the DDL.
 _MIGRATION_LOCK = 0x6D75737465
 # What a request meets when the database is down, cut off, or too busy to hand out a
-# connection in time: a passing condition, answered 503 (app/routes/health.py), not a bug.
+# connection in time: a passing condition, answered 503 (app/api/health.py), not a bug.
 UNAVAILABLE: tuple[type[Exception], ...] = (exc.OperationalError, exc.InterfaceError,
                                             exc.TimeoutError)
 

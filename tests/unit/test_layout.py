@@ -67,7 +67,7 @@ def _within(target: str, prefixes: tuple[str, ...]) -> bool:
 
 def test_the_graph_sees_the_packages() -> None:
     graph = _graph()
-    for package in ("app.domain", "app.storage", "app.exports", "app.http", "app.web"):
+    for package in ("app.domain", "app.storage", "app.exports", "app.http", "app.api", "app.web"):
         assert package in graph
     assert "app.storage.db" in graph["app.lifespan"]
     assert "app.exports.common" in graph["app.exports.chainmail"]

@@ -1,7 +1,7 @@
 """What `evaluate` returns is the API's documented answer as it stands.
 
 The price endpoint sends the result dictionary as JSON without validating it into the response
-model again (app/routes/api.py), so each rule system's result must already be exactly what its
+model again (app/api/pricing.py), so each rule system's result must already be exactly what its
 result model would send: valid against it, and unchanged by it.
 """
 

@@ -18,6 +18,8 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
 from app import ratelimit, services
+from app.api.health import UNAVAILABLE_ANSWER
+from app.api.rosters import created_answer
 from app.deps import LangDep, RosterId, SessionDep, not_found
 from app.domain import RULESETS
 from app.domain.base import Lang, pick
@@ -29,8 +31,6 @@ from app.exports import (
     export_text,
 )
 from app.imports import ImportRefused, import_schema, parse_roster
-from app.routes.health import UNAVAILABLE_ANSWER
-from app.routes.rosters import created_answer
 from app.schemas import Failure, ValidationFailure
 from app.storage.tables import RosterCreated
 from app.web.security import CROSS_SITE_ANSWER

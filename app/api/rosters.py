@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import TypeAdapter
 
 from app import ratelimit, services
+from app.api.health import UNAVAILABLE_ANSWER
 from app.deps import (
     NOT_JSON_ANSWER,
     KeyedRosterId,
@@ -29,7 +30,6 @@ from app.deps import (
 from app.domain import RULESETS, RosterDocument
 from app.domain.base import Lang, pick
 from app.errors import refusal_body
-from app.routes.health import UNAVAILABLE_ANSWER
 from app.schemas import Failure, ValidationFailure
 from app.storage.tables import (
     RevisionPublic,
