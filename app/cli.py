@@ -33,7 +33,7 @@ def serve(args: argparse.Namespace) -> int:
     request needs (that lives in cookies and the database), so any of them may answer."""
     import uvicorn
 
-    from app.observability import uvicorn_log_config
+    from app.http.observability import uvicorn_log_config
 
     if args.log_level:
         os.environ["MUSTER_LOG_LEVEL"] = args.log_level
@@ -71,7 +71,7 @@ def _migrate_to(revision: str) -> int:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from app import db
+    from app.storage import db
 
     settings = get_settings()
     where = make_url(settings.db_url).render_as_string(hide_password=True)
@@ -92,7 +92,8 @@ def _migrate_to(revision: str) -> int:
 def purge(args: argparse.Namespace) -> int:
     from sqlmodel import Session
 
-    from app import db, services
+    from app import services
+    from app.storage import db
 
     settings = settings_check.load()
     settings_check.check_database(settings, create=True)
@@ -113,7 +114,7 @@ def backup(args: argparse.Namespace) -> int:
     """Copy the live SQLite database with SQLite's online backup API (safe while serving)."""
     from sqlalchemy.engine import make_url
 
-    from app import db
+    from app.storage import db
 
     settings = settings_check.load()
     settings_check.database_url(settings)

@@ -13,9 +13,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from app import services
-from app.db import get_session
-from app.rules.base import Lang, pick
+from app.domain.base import Lang, pick
 from app.schemas import Failure
+from app.storage.db import get_session
 
 SessionDep = Annotated[Session, Depends(get_session)]
 LangDep = Annotated[Lang, Query(description="Language of messages: en or ru")]
@@ -67,7 +67,7 @@ async def documented_query_only(request: Request) -> None:
 
 
 # The dependencies of every route of the app. Each takes the request alone, so that a route
-# answered without FastAPI's parameter solving (the price: app/routes/api.py) applies them
+# answered without FastAPI's parameter solving (the price: app/api/pricing.py) applies them
 # all by hand.
 APP_DEPENDENCIES: tuple[Callable[[Request], Awaitable[None]], ...] = (documented_query_only,)
 

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.rules import RULESETS, names
+from app.domain import RULESETS, names
 
 
 def field_path(loc: tuple[Any, ...] | list[Any]) -> str:

@@ -11,11 +11,11 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Discriminator, TypeAdapter, ValidationError, create_model
 
+from app.domain import RULESETS
+from app.domain.base import Lang, pick
+from app.domain.stored_documents import DOCUMENT as _DOCUMENT
 from app.errors import describe
 from app.exports import FORMAT
-from app.rules import RULESETS
-from app.rules.base import Lang, pick
-from app.stored_documents import DOCUMENT as _DOCUMENT
 
 KNOWN_FORMATS = (FORMAT,)
 MAX_SHOWN = 10

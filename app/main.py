@@ -8,17 +8,19 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors, services
-from app.allowed_methods import AllowedMethods, every_route
+from app.api import docs, exports, health, pricing, rosters
 from app.config import Settings, get_settings
-from app.db import storage_lifespan
 from app.deps import APP_DEPENDENCIES
-from app.limits import BodySizeLimit
-from app.observability import RequestLog, configure_logging
+from app.domain import RULESETS
+from app.domain.base import pick
+from app.http.allowed_methods import AllowedMethods, every_route
+from app.http.limits import BodySizeLimit
+from app.http.observability import RequestLog, configure_logging
+from app.lifespan import storage_lifespan
 from app.ratelimit import CreationLimit, trusted_proxies
-from app.routes import api, api_docs, export, health, melee, order_test, pages, rosters, sheet
+from app.routes import melee, order_test, pages
 from app.routes.table_calculators import router as table_calculators
-from app.rules import RULESETS
-from app.rules.base import pick
+from app.web import sheet
 from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
 from app.web.templating import STATIC_DIR, HashedStaticFiles
@@ -30,7 +32,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Muster", version=__version__,
                   description="Army builder and points calculator for Chainmail and more.",
                   lifespan=storage_lifespan(settings),
-                  # /docs is served by app/routes/api_docs.py, within the CSP; no ReDoc.
+                  # /docs is served by app/api/docs.py, within the CSP; no ReDoc.
                   docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
                   dependencies=[Depends(dependency) for dependency in APP_DEPENDENCIES])
     app.state.settings = settings
@@ -71,15 +73,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the API's few routes first, then the pages. No two routers share a path and method, so
     # the order changes no answer.
     app.include_router(health.router)
-    app.include_router(api.router)
+    app.include_router(pricing.router)
     app.include_router(pages.router)
-    app.include_router(export.router)
+    app.include_router(exports.router)
     app.include_router(rosters.router)
     app.include_router(sheet.router)
     app.include_router(order_test.router)
     app.include_router(melee.router)
     app.include_router(table_calculators)
-    api_docs.install(app)  # before /static: its files are mounted under /static/api-docs
+    docs.install(app)  # before /static: its files are mounted under /static/api-docs
     app.mount("/static", HashedStaticFiles(directory=STATIC_DIR), name="static")
 
     # Innermost: what it compresses is the answer as sent, HEAD's (headers of the GET, no

@@ -51,10 +51,10 @@ from sqlmodel import Session
 from starlette.requests import Request
 
 from app.config import Settings
-from app.db import transaction as _transaction
-from app.models import CreationLog
-from app.rules.base import Lang, pick
+from app.domain.base import Lang, pick
 from app.schemas import Failure
+from app.storage.db import transaction as _transaction
+from app.storage.tables import CreationLog
 
 CLIENT_LENGTH = 64
 log = logging.getLogger("muster.ratelimit")
@@ -197,8 +197,8 @@ def _serialise(session: Session, client: str) -> None:
     read of its creations and the recording of a new one cannot be split by another process.
 
     SQLite: nothing more to do, the transaction was begun with the write lock (BEGIN
-    IMMEDIATE, app.db's WRITER), which serialises every writer of the file. PostgreSQL: no row
-    can be locked, since what two racing processes would conflict on is the row each is about
+    IMMEDIATE, app.storage.db's WRITER), which serialises every writer of the file. PostgreSQL:
+    no row can be locked, since what two racing processes would conflict on is the row each is about
     to insert; a transaction-level advisory lock on a 64-bit hash of the client key serialises
     that client's creations, and only them, and goes with the commit or rollback (or with a
     connection that dies). Two clients whose keys share a hash merely take turns. Each

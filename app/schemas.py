@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from app.rules import results_type
-from app.rules.results import IssueOut
+from app.domain import results_type
+from app.domain.results import IssueOut
 
 __all__ = ["Failure", "IssueOut", "PricedResult", "RulesetSummary", "ValidationFailure"]
 

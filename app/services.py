@@ -24,18 +24,18 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.db import transaction as _transaction
-from app.models import (
+from app.domain import Evaluation, get_ruleset
+from app.domain.stored_documents import DOCUMENT as _DOCUMENT
+from app.domain.stored_documents import read_stored
+from app.storage.db import transaction as _transaction
+from app.storage.tables import (
     NAME_LENGTH,
     Device,
     DeviceRoster,
     Roster,
     utcnow,
 )
-from app.models import Revision as RevisionRow
-from app.rules import Evaluation, get_ruleset
-from app.stored_documents import DOCUMENT as _DOCUMENT
-from app.stored_documents import read_stored
+from app.storage.tables import Revision as RevisionRow
 
 RESTORE_DAYS = 30
 KEY_BYTES = 16  # edit keys: 128 random bits

@@ -1,7 +1,7 @@
-"""Alembic environment: the schema is SQLModel.metadata (the tables in app/models.py).
+"""Alembic environment: the schema is SQLModel.metadata (the tables in app/storage/tables.py).
 
 `muster migrate` and the server's start pass their own connection (with the locking described
-in app/db.py); the plain `alembic` command line connects to the configured database itself.
+in app/storage/db.py); the plain `alembic` command line connects to the configured database itself.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from alembic import context
 from sqlalchemy import Connection
 from sqlmodel import SQLModel
 
-import app.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import app.storage.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 from app.config import get_settings
-from app.db import make_engine
+from app.storage.db import make_engine
 
 config = context.config
 target_metadata = SQLModel.metadata

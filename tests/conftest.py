@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.db import make_engine, migrate
 from app.main import create_app
+from app.storage.db import make_engine, migrate
 from tests.helpers.databases import BACKENDS, TEST_BACKEND, app_database, database, settings_for
 
 # psycopg_pool jitters each new connection's lifetime with the random module's shared

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from app.rules.base import Lang, percent_text
+from app.domain.base import Lang, percent_text
 from app.web import i18n
 
 

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
+from app.domain.chainmail import figure_sizes as fs
 from app.routes.calc_forms import FieldProblem, whole
-from app.rules.chainmail import figure_sizes as fs
 from app.schemas import ValidationFailure
 from app.web import i18n
 from app.web.templating import render

@@ -10,8 +10,8 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.deps import NOT_JSON_ANSWER, json_body
+from app.domain.chainmail import man_to_man as mm
 from app.routes.calc_forms import FieldProblem, choice, shown, whole
-from app.rules.chainmail import man_to_man as mm
 from app.schemas import ValidationFailure
 from app.web import i18n
 from app.web.security import CROSS_SITE_ANSWER

@@ -21,11 +21,11 @@ from starlette.responses import RedirectResponse, Response
 
 from app import errors, services
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body, not_found
-from app.rules import get_ruleset
-from app.rules.base import Lang, Whole, percent_text, pick
-from app.rules.formation_density import Unit, exchange, melee_json
-from app.rules.formation_density import catalogue as cat
-from app.rules.formation_density.result import MeleeResult
+from app.domain import get_ruleset
+from app.domain.base import Lang, Whole, percent_text, pick
+from app.domain.formation_density import Unit, exchange, melee_json
+from app.domain.formation_density import catalogue as cat
+from app.domain.formation_density.result import MeleeResult
 from app.schemas import Failure, ValidationFailure
 from app.web import i18n
 from app.web.security import CROSS_SITE_ANSWER

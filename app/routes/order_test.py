@@ -12,11 +12,11 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import ValidationError
 from starlette.responses import Response
 
-from app.rules import get_ruleset
-from app.rules.line_and_square import catalogue as cat
-from app.rules.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
-from app.rules.line_and_square.roster import FormationId
-from app.rules.line_and_square.square import square_rules
+from app.domain import get_ruleset
+from app.domain.line_and_square import catalogue as cat
+from app.domain.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
+from app.domain.line_and_square.roster import FormationId
+from app.domain.line_and_square.square import square_rules
 from app.schemas import ValidationFailure
 from app.web.i18n import page_language, request_lang
 from app.web.problems import problem_text

@@ -25,12 +25,12 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import ratelimit, services
-from app.db import open_session
 from app.deps import ROSTER_ID, SessionDep
+from app.domain import RULESETS, Evaluation, get_ruleset
+from app.domain.stored_documents import DOCUMENT
+from app.domain.words import counted
 from app.imports import ImportRefused, parse_roster
-from app.rules import RULESETS, Evaluation, get_ruleset
-from app.rules.words import counted
-from app.stored_documents import DOCUMENT
+from app.storage.db import open_session
 from app.web import conditional, editing, i18n
 from app.web.problems import edit_problem, problem_text
 from app.web.security import csrf_ok, same_origin

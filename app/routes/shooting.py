@@ -10,11 +10,11 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.deps import NOT_JSON_ANSWER, json_body
+from app.domain.base import Lang, decimal_text
+from app.domain.formation_density import catalogue as cat
+from app.domain.formation_density import shooting as sh
+from app.domain.formation_density.dice import Dist
 from app.routes.calc_forms import FieldProblem, shown, whole
-from app.rules.base import Lang, decimal_text
-from app.rules.formation_density import catalogue as cat
-from app.rules.formation_density import shooting as sh
-from app.rules.formation_density.dice import Dist
 from app.schemas import ValidationFailure
 from app.web import i18n
 from app.web.security import CROSS_SITE_ANSWER

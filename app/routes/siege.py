@@ -12,10 +12,10 @@ from starlette.responses import Response
 
 from app import errors
 from app.deps import NOT_JSON_ANSWER, json_body
+from app.domain.base import Lang
+from app.domain.chainmail import siege as sg
+from app.domain.chainmail.siege_rules import REFERENCE, movement_rows
 from app.routes.calc_forms import FieldProblem, choice, shown, whole
-from app.rules.base import Lang
-from app.rules.chainmail import siege as sg
-from app.rules.chainmail.siege_rules import REFERENCE, movement_rows
 from app.schemas import ValidationFailure
 from app.web import i18n
 from app.web.security import CROSS_SITE_ANSWER

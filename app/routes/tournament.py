@@ -10,9 +10,9 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
+from app.domain.base import Lang
+from app.domain.chainmail import tournament as tm
 from app.routes.calc_forms import FieldProblem
-from app.rules.base import Lang
-from app.rules.chainmail import tournament as tm
 from app.web import i18n
 from app.web.templating import render
 

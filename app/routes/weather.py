@@ -11,9 +11,9 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.deps import NOT_JSON_ANSWER, json_body
+from app.domain.base import Lang
+from app.domain.chainmail import weather as wx
 from app.routes.calc_forms import FieldProblem, choice, shown, whole
-from app.rules.base import Lang
-from app.rules.chainmail import weather as wx
 from app.schemas import ValidationFailure
 from app.web import i18n
 from app.web.security import CROSS_SITE_ANSWER

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from app.rules.limits import MAX_UNITS
+from app.domain.limits import MAX_UNITS
 from app.web.i18n import gettext
 
 Document = dict[str, Any]

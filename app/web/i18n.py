@@ -16,7 +16,7 @@ from babel.dates import format_date
 from babel.support import NullTranslations, Translations
 from starlette.requests import Request
 
-from app.rules.base import LANGS, Lang
+from app.domain.base import LANGS, Lang
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "messages"

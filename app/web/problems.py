@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from app.domain import RULESETS, names
 from app.errors import describe
-from app.rules import RULESETS, names
 from app.web.i18n import gettext, pgettext
 
 

@@ -22,8 +22,8 @@ from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from app.rules import RULESETS
-from app.rules.base import decimal_text
+from app.domain import RULESETS
+from app.domain.base import decimal_text
 from app.web import i18n
 
 # A page differs by these: htmx's fragments, the language, the browser's cookies.

@@ -14,9 +14,9 @@ from sqlmodel import Session, col
 
 from app import cli, services
 from app.config import get_settings
-from app.db import current_revision, make_engine, migrate
-from app.models import Roster, utcnow
-from app.rules import RosterDocument
+from app.domain import RosterDocument
+from app.storage.db import current_revision, make_engine, migrate
+from app.storage.tables import Roster, utcnow
 from tests.helpers.databases import POSTGRES_URL, settings_for, sqlite_url
 from tests.helpers.documents import army
 

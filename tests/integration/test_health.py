@@ -20,9 +20,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from app.db import alembic_config, make_engine, migrate
 from app.main import create_app
 from app.routes.pages import DEVICE_COOKIE
+from app.storage.db import alembic_config, make_engine, migrate
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 from tests.helpers.servers import free_port

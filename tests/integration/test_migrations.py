@@ -13,9 +13,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, text
 from sqlmodel import Session, SQLModel
 
-import app.models  # noqa: F401  (the tables compared against)
+import app.storage.tables  # noqa: F401  (the tables compared against)
 from app import services
-from app.db import alembic_config, current_revision, make_engine, migrate
+from app.storage.db import alembic_config, current_revision, make_engine, migrate
 from tests.helpers.databases import settings_for, sqlite_url
 
 
@@ -120,7 +120,7 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(tmp_path: 
 def _army() -> object:
     from pydantic import TypeAdapter
 
-    from app.rules import RosterDocument
+    from app.domain import RosterDocument
     from tests.helpers.documents import army
 
     return TypeAdapter(RosterDocument).validate_python(army())  # type: ignore[arg-type]

@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from app.http.observability import escaped
 from app.main import create_app
-from app.observability import escaped
 from app.web.security import HEADERS
 from tests.helpers.databases import settings_for
 from tests.integration.test_health import access_lines

@@ -11,8 +11,8 @@ from sqlalchemy import Engine, func, update
 from sqlmodel import Session, col, select
 
 from app import services
-from app.models import Device, DeviceRoster, Revision, Roster, utcnow
-from app.rules import RosterDocument
+from app.domain import RosterDocument
+from app.storage.tables import Device, DeviceRoster, Revision, Roster, utcnow
 from tests.helpers.documents import army
 
 URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -20,7 +20,7 @@ from sqlalchemy import Engine, exc, text
 from sqlmodel import Session
 
 from app import services
-from app.db import WRITER, make_engine, migrate
+from app.storage.db import WRITER, make_engine, migrate
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 
@@ -47,7 +47,7 @@ def other_process(writes: str, busy_timeout_ms: int = 5000) -> str:
     return ("import sys\n"
             "from sqlmodel import Session\n"
             "from app import services\n"
-            "from app.db import make_engine\n"
+            "from app.storage.db import make_engine\n"
             "from tests.helpers.databases import settings_for\n"
             "from tests.helpers.documents import army\n"
             "engine = make_engine(settings_for(sys.argv[1], "

@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from app.allowed_methods import every_route
+from app.http.allowed_methods import every_route
 from app.main import create_app
-from app.models import Roster
+from app.storage.tables import Roster
 from tests.helpers.databases import settings_for, sqlite_url
 
 AppFactory = Callable[..., AbstractContextManager[TestClient]]
@@ -43,5 +43,5 @@ def stored_rosters(client: TestClient) -> int:
 
 def routes_of(app: Any) -> list[Any]:
     """Every route of the app, included routers flattened: the walk the app itself makes
-    to answer `Allow` (app/allowed_methods.py)."""
+    to answer `Allow` (app/http/allowed_methods.py)."""
     return list(every_route(app.routes))

@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from app import services
 from app.config import Settings
 from app.main import create_app
-from app.models import Device, DeviceRoster, Roster, utcnow
+from app.storage.tables import Device, DeviceRoster, Roster, utcnow
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 
@@ -128,7 +128,7 @@ def test_renewing_the_edit_link_again_and_again_keeps_a_bounded_number_of_browse
 
 def test_readers_past_the_bound_forget_the_roster_and_lone_browsers_are_forgotten(
         engine: Engine) -> None:
-    # The bounds as the app's sessions carry its settings (app.db.open_session).
+    # The bounds as the app's sessions carry its settings (app.storage.db.open_session).
     with Session(engine, info={"max_editing_browsers": 2, "max_reading_browsers": 3}) as session:
         roster_id = services.create_roster(session, army(name="Shared")).roster.id
         other_id = services.create_roster(session, army(name="Other")).roster.id
@@ -312,7 +312,7 @@ def test_the_readers_bound_keeps_a_browser_that_notes_another_roster_meanwhile(
 
     from sqlalchemy import text
 
-    from app.db import make_engine, migrate
+    from app.storage.db import make_engine, migrate
 
     if not database_url.startswith("postgresql"):
         pytest.skip("SQLite's writers take turns: a note and the bound never overlap")

@@ -17,7 +17,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app import services
-from app.models import Device, DeviceRoster
+from app.storage.tables import Device, DeviceRoster
 from tests.helpers.documents import army
 
 

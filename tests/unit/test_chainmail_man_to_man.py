@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from app.rules.chainmail import man_to_man as mm
+from app.domain.chainmail import man_to_man as mm
 
 
 def fight(a: int, d: int, frm: str = "front", **flags: bool) -> mm.Fight:

@@ -16,6 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from app.domain.chainmail import CHAINMAIL, ChainmailRoster
+from app.domain.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
+from app.domain.names import VISIBLE, VISIBLE_OR_BLANK
 from app.exports import (
     FORMAT,
     content_disposition,
@@ -27,9 +30,6 @@ from app.exports import (
     safe_filename,
 )
 from app.imports import parse_roster
-from app.rules.chainmail import CHAINMAIL, ChainmailRoster
-from app.rules.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
-from app.rules.names import VISIBLE, VISIBLE_OR_BLANK
 
 NOW = datetime(2024, 5, 1, 12, 30, 5, tzinfo=UTC)
 
@@ -50,7 +50,7 @@ def make(name: str = "Plain", unit_name: str = "Archers", note: str = "",
 
 # --- rosters hypothesis can make (also used by the web round-trip test) ----------------------
 
-# Names that show a character (a unit's may be blank): app/rules/names.py.
+# Names that show a character (a unit's may be blank): app/domain/names.py.
 names = st.text(min_size=1, max_size=40).filter(lambda s: re.search(VISIBLE, s) is not None)
 lines = st.fixed_dictionaries({
     "troop": st.sampled_from(sorted(TROOPS)),

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from app.rules import RULESETS
-from app.rules.formation_density import FormationDensityRoster, Unit, evaluate
-from app.rules.formation_density.figures import unit_figures
-from app.rules.formation_density.formation import Ranks
+from app.domain import RULESETS
+from app.domain.formation_density import FormationDensityRoster, Unit, evaluate
+from app.domain.formation_density.figures import unit_figures
+from app.domain.formation_density.formation import Ranks
 
 
 def line(kind: str, weapon: str, count: int, **flags: bool) -> dict[str, Any]:

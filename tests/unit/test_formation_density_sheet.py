@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
-from app.export_formats import FORMATS
-from app.rules.formation_density import FormationDensityRoster
-from app.rules.formation_density.sheet import army_sheet
+from app.domain.formation_density import FormationDensityRoster
+from app.domain.formation_density.sheet import army_sheet
+from app.exports.formats import FORMATS
 
 
 def line(kind: str, weapon: str, count: int, **flags: bool) -> dict[str, Any]:

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from app.rules.line_and_square import LineAndSquareRoster, evaluate
-from app.rules.line_and_square.order_test import OrderTest
+from app.domain.line_and_square import LineAndSquareRoster, evaluate
+from app.domain.line_and_square.order_test import OrderTest
 
 FORMATIONS = ("loose", "close_order", "square", "march_column")
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from app.rules import RULESETS
-from app.rules.line_and_square import LineAndSquareRoster, break_points, evaluate
+from app.domain import RULESETS
+from app.domain.line_and_square import LineAndSquareRoster, break_points, evaluate
 
 
 def unit(**fields: Any) -> dict[str, Any]:
@@ -244,7 +244,7 @@ def test_the_document_keeps_the_json_name_class_when_stored_and_read_back() -> N
 
 
 def test_the_officer_rule_names_one_unit_or_several() -> None:
-    from app.rules.line_and_square.validation import officer_check
+    from app.domain.line_and_square.validation import officer_check
 
     one = roster(unit(officer=True), unit())
     assert officer_check(one, "en").summary.endswith("— 1 (unit 1)")

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.base import Severity
-from app.rules.chainmail import validate
-from app.rules.chainmail.catalogue import NATIONS, TROOPS, WEAPONS
-from app.rules.chainmail.make_legal import apply, make_legal
-from app.rules.chainmail.nations import NATIONAL_RULES
-from app.rules.chainmail.roster import ChainmailRoster
+from app.domain.base import Severity
+from app.domain.chainmail import validate
+from app.domain.chainmail.catalogue import NATIONS, TROOPS, WEAPONS
+from app.domain.chainmail.make_legal import apply, make_legal
+from app.domain.chainmail.nations import NATIONAL_RULES
+from app.domain.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import BREAKS, LAWFUL, army, line, unit
 
 NATIONAL = [n for n in NATIONS if n != "generic"]

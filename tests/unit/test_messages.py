@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules.base import Issue, Lang, percent_text
-from app.rules.chainmail import evaluate, validate
-from app.rules.chainmail.roster import ChainmailRoster
+from app.domain.base import Issue, Lang, percent_text
+from app.domain.chainmail import evaluate, validate
+from app.domain.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import BREAKS, Case, army, case_id, line, unit
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -171,7 +171,7 @@ def test_a_rule_about_troop_types_is_mended_by_removing_one_about_arms_also_by_r
 
 
 def test_the_two_commander_rules_have_titles_of_their_own() -> None:
-    from app.rules.chainmail.validation import assess
+    from app.domain.chainmail.validation import assess
 
     def checks(doc: dict[str, Any], lang: Lang = "en") -> dict[str, str]:
         roster = ChainmailRoster.model_validate(doc)

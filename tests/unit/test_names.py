@@ -12,10 +12,10 @@ from typing import Annotated, Any
 import pytest
 from pydantic import StringConstraints, TypeAdapter, ValidationError
 
-from app.rules import names
-from app.rules.chainmail import ChainmailRoster
-from app.rules.formation_density.roster import FormationDensityRoster
-from app.rules.line_and_square.roster import LineAndSquareRoster
+from app.domain import names
+from app.domain.chainmail import ChainmailRoster
+from app.domain.formation_density.roster import FormationDensityRoster
+from app.domain.line_and_square.roster import LineAndSquareRoster
 
 EVERY_CHARACTER = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
 # Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), which unicodedata lacks.

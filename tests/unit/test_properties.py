@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.base import LANGS
-from app.rules.chainmail import evaluate, price
-from app.rules.chainmail.roster import ChainmailRoster
+from app.domain.base import LANGS
+from app.domain.chainmail import evaluate, price
+from app.domain.chainmail.roster import ChainmailRoster
 from tests.unit import page_tables as page
 from tests.unit.rule_cases import ALL_CODES, NATIONAL_CODES, UNIT_CODES
 from tests.unit.strategies import engines, rosters, units

@@ -1,7 +1,7 @@
 """What `evaluate` returns is the API's documented answer as it stands.
 
 The price endpoint sends the result dictionary as JSON without validating it into the response
-model again (app/routes/api.py), so each rule system's result must already be exactly what its
+model again (app/api/pricing.py), so each rule system's result must already be exactly what its
 result model would send: valid against it, and unchanged by it.
 """
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from pydantic import BaseModel
 
-from app.rules import RULESETS
-from app.rules.chainmail import ChainmailRoster
+from app.domain import RULESETS
+from app.domain.chainmail import ChainmailRoster
 from tests.unit import test_formation_density_rules as fd
 from tests.unit import test_line_and_square_rules as ls
 from tests.unit.test_exports import rosters

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from app.rules.base import Issue, Lang
-from app.rules.chainmail import evaluate, validate
-from app.rules.chainmail.roster import ChainmailRoster
+from app.domain.base import Issue, Lang
+from app.domain.chainmail import evaluate, validate
+from app.domain.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import (
     ALL_CODES,
     BREAKS,

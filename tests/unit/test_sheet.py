@@ -8,16 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules.base import Issue, Severity
-from app.rules.chainmail import ChainmailRoster, army_sheet
-from app.rules.chainmail.sheet import (
+from app.domain.base import Issue, Severity
+from app.domain.chainmail import ChainmailRoster, army_sheet
+from app.domain.chainmail.sheet import (
     NATION_NOTES,
     OPTIONAL,
     UnknownSection,
     Words,
     thresholds,
 )
-from app.rules.words import legality_text
+from app.domain.words import legality_text
 
 
 def line(troop: str = "heavy_foot", figures: int = 10, weapon: str = "none") -> dict[str, Any]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.base import Severity
-from app.rules.chainmail import validate
-from app.rules.chainmail.catalogue import NATIONS, PRESETS
-from app.rules.chainmail.nations import NATIONAL_RULES, NoneRule
-from app.rules.chainmail.roster import ChainmailRoster
-from app.rules.chainmail.standing import presets_for, standing
+from app.domain.base import Severity
+from app.domain.chainmail import validate
+from app.domain.chainmail.catalogue import NATIONS, PRESETS
+from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
+from app.domain.chainmail.roster import ChainmailRoster
+from app.domain.chainmail.standing import presets_for, standing
 from tests.unit.rule_cases import army, line, unit
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col
 
 from app import services
-from app.models import Roster
+from app.storage.tables import Roster
 from tests.helpers.documents import army
 from tests.web.test_pages import create_army, document, edit
 

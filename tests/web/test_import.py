@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from app.models import Roster
-from app.rules.chainmail import ChainmailRoster
+from app.domain.chainmail import ChainmailRoster
+from app.storage.tables import Roster
 from tests.unit.test_exports import rosters
 from tests.web.test_export import DOCUMENT, store
 

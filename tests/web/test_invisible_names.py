@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from app.db import make_engine
+from app.domain import names
 from app.main import create_app
-from app.models import Revision, Roster
-from app.rules import names
+from app.storage.db import make_engine
+from app.storage.tables import Revision, Roster
 from tests.helpers.databases import settings_for
 from tests.web.test_pages import HX, create_army, csrf_of, document, edit, version_of
 

@@ -10,8 +10,8 @@ from sqlalchemy import update
 from sqlmodel import Session, col
 
 from app import services
-from app.db import make_engine
-from app.models import DeviceRoster
+from app.storage.db import make_engine
+from app.storage.tables import DeviceRoster
 from tests.helpers.documents import army
 
 HX = {"HX-Request": "true"}
@@ -518,7 +518,7 @@ def test_a_change_proves_the_right_and_the_version_at_its_write(client: TestClie
 
 def test_the_editors_points_limit_allows_in_the_browser_what_the_server_allows(
         client: TestClient) -> None:
-    from app.rules.limits import MAX_POINTS_LIMIT
+    from app.domain.limits import MAX_POINTS_LIMIT
 
     roster_id = create_army(client)
     editor = client.get(f"/r/{roster_id}/edit").text

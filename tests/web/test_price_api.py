@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.config import Settings
+from app.domain import RULESETS
 from app.main import create_app
-from app.rules import RULESETS
 from tests.unit.rule_cases import (
     BREAKS,
     KEEPS,
@@ -372,7 +372,7 @@ def test_any_body_at_all_gets_200_413_or_422(pricing: TestClient, data: bytes) -
 
 
 def test_the_price_body_is_documented_as_the_rosters_one(pricing: TestClient) -> None:
-    # The route reads its body by hand (app/routes/api.py): the schema, the fuzzing and the
+    # The route reads its body by hand (app/api/pricing.py): the schema, the fuzzing and the
     # clients generated from it still see the union of every rule system's roster.
     paths = pricing.get("/openapi.json").json()["paths"]
     body = paths[PRICE]["post"]["requestBody"]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.routes.sheet import MAX_BOXES
+from app.web.sheet import MAX_BOXES
 
 
 def army(*units: dict[str, Any], name: str = "Sheet test", nation: str = "generic",

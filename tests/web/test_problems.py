@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-from app.rules.chainmail import ChainmailRoster
+from app.domain.chainmail import ChainmailRoster
 from app.web import i18n
 from app.web.editing import EditError, Form, whole
 from app.web.problems import edit_problem, field_label, problem_text

@@ -8,7 +8,7 @@ import pytest
 from jinja2 import Environment
 from starlette.requests import Request
 
-from app.rules.base import LANGS
+from app.domain.base import LANGS
 from app.web import i18n
 from app.web.templating import env, site_address
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete
 from sqlmodel import Session, col
 
-from app.models import Revision
+from app.storage.tables import Revision
 from tests.helpers.documents import army
 from tests.web.test_pages import HX, create_army, document, edit, version_of
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules import get_ruleset
-from app.rules.base import Lang
-from app.rules.limits import MAX_ENGINES, MAX_LINES, MAX_UNITS
+from app.domain import get_ruleset
+from app.domain.base import Lang
+from app.domain.limits import MAX_ENGINES, MAX_LINES, MAX_UNITS
 from app.web.composition import segments
 from app.web.editing import (
     Action,

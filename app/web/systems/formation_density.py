@@ -11,8 +11,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from app.rules.base import Lang, percent_text, pick
-from app.rules.limits import MAX_LINES, MAX_UNITS
+from app.domain.base import Lang, percent_text, pick
+from app.domain.limits import MAX_LINES, MAX_UNITS
 from app.web.editing import Document, EditError, Form, checked, copied, index, whole
 
 RULESET = "formation_density"

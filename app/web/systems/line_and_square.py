@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.rules.base import Lang, pick
-from app.rules.limits import MAX_UNITS
+from app.domain.base import Lang, pick
+from app.domain.limits import MAX_UNITS
 from app.web.editing import Document, EditError, Form, at_most, checked, index, whole
 
 RULESET = "line_and_square"

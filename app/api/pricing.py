@@ -1,0 +1,50 @@
+"""JSON API: rule systems, their catalogues, and pricing a roster without storing it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, HTTPException, Query
+from fastapi.responses import JSONResponse
+
+from app.deps import NOT_JSON_ANSWER, json_body
+from app.domain import RULESETS, RosterDocument, get_ruleset
+from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
+from app.web.security import CROSS_SITE_ANSWER
+
+router = APIRouter(prefix="/api/v1", tags=["pricing"])
+
+LangQuery = Literal["en", "ru"]
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    413: {"model": Failure, "description": "Body over the size limit"},
+    **NOT_JSON_ANSWER,
+    422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"},
+    **CROSS_SITE_ANSWER,
+}
+
+
+@router.get("/rulesets", response_model=list[RulesetSummary])
+def list_rulesets() -> list[dict[str, str]]:
+    return [system.summary() for system in RULESETS.values()]
+
+
+@router.get("/rulesets/{ruleset_id}", responses={404: {"model": Failure}})
+def ruleset_catalogue(ruleset_id: str) -> dict[str, Any]:
+    system = get_ruleset(ruleset_id)
+    if system is None:
+        raise HTTPException(404, f"unknown ruleset {ruleset_id!r}; known: {', '.join(RULESETS)}")
+    return system.catalogue()
+
+
+@router.post("/price", response_model=PricedResult, responses=REFUSALS,
+             dependencies=[Depends(json_body)])
+async def price_roster(
+    roster: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
+    lang: LangQuery = Query("en", description="Language of issue messages"),
+) -> JSONResponse:
+    # Async on purpose: pricing is pure CPU work of well under a millisecond for a usual
+    # roster (a few ms at the 500-unit limit), so a hop to the thread pool and back would cost
+    # more than the work itself. The result is built as PricedResult's JSON already (the
+    # rules' tests hold it to that model): answered as it is, not validated into the model
+    # again, which took longer than pricing.
+    return JSONResponse(RULESETS[roster.ruleset].evaluate(roster, lang).result)  # type: ignore[attr-defined]

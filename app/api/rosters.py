@@ -1,0 +1,272 @@
+"""JSON API for stored rosters: capability links, optimistic locking, revisions, copies.
+
+The public id reads a roster; the edit key (`Authorization: Bearer <key>`) changes it. A change
+names the version it was made against (`If-Match: "v3"`), so two editors cannot overwrite each
+other unnoticed: the second gets 412 and the current version.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Path, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import TypeAdapter
+
+from app import ratelimit, services
+from app.api.health import UNAVAILABLE_ANSWER
+from app.deps import (
+    NOT_JSON_ANSWER,
+    KeyedRosterId,
+    LangDep,
+    RosterId,
+    SessionDep,
+    json_body,
+    not_found,
+    refusal,
+)
+from app.domain import RULESETS, RosterDocument
+from app.domain.base import Lang, pick
+from app.errors import refusal_body
+from app.schemas import Failure, ValidationFailure
+from app.storage.tables import (
+    RevisionPublic,
+    RevisionSummary,
+    RosterCreated,
+    RosterPublic,
+    StaleVersion,
+)
+from app.web import conditional
+from app.web.security import CROSS_SITE_ANSWER
+
+router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"])
+
+_ETAG = re.compile(r'^\s*(?:W/)?"v(\d{1,12})"\s*$')
+_KEY_ANSWERS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Failure, "description": "No edit key (`Authorization: Bearer <edit_key>`)"},
+    403: {"model": Failure, "description": "Not this roster's edit key"},
+}
+_MISSING: dict[int | str, dict[str, Any]] = {
+    404: {"model": Failure, "description": "No roster by this id"},
+    410: {"model": Failure, "description": "The roster was deleted (restorable for 30 days)"},
+}
+_INVALID: dict[int | str, dict[str, Any]] = {
+    422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"},
+}
+_BODY: dict[int | str, dict[str, Any]] = {
+    413: {"model": Failure, "description": "Body over the size limit, or a roster that, stored "
+                                           "with every field written out, could not be sent "
+                                           "back within it"}, **NOT_JSON_ANSWER, **_INVALID,
+}
+_ETAG_HEADER = {"ETag": {"description": 'The version, for If-Match: "v3"', "required": True,
+                         "schema": {"type": "string"}}}
+# The version read or written; a creation also says where the new roster is.
+_VERSIONED: dict[int | str, dict[str, Any]] = {200: {"headers": _ETAG_HEADER}}
+_CREATED: dict[int | str, dict[str, Any]] = {201: {"headers": {
+    **_ETAG_HEADER, "Location": {"description": "The new roster's address in this API",
+                                 "required": True, "schema": {"type": "string"}}}}}
+
+
+def etag(version: int) -> str:
+    return f'"v{version}"'
+
+
+def site(request: Request) -> str:
+    """What the links in an answer start with: the operator's MUSTER_PUBLIC_URL, so that they
+    can be shared as they are, or nothing (links relative to this server) when it is not set:
+    the Host a request names is not to be trusted with a link meant for others."""
+    return str(getattr(request.app.state, "public_url", "") or "")
+
+
+def view_url(roster_id: str, base: str = "") -> str:
+    return f"{base}/r/{roster_id}"
+
+
+def edit_url(roster_id: str, key: str, base: str = "") -> str:
+    return f"{base}/r/{roster_id}/edit?key={key}"
+
+
+def public(roster: services.StoredRoster, lang: Lang, base: str = "") -> dict[str, Any]:
+    """A stored roster as the API answers it, its link starting with `base` (site())."""
+    system = RULESETS[roster.ruleset]
+    copied_from = None
+    if roster.copied_from_id is not None and roster.copied_from_version is not None:
+        copied_from = {"id": roster.copied_from_id, "version": roster.copied_from_version}
+    return {"id": roster.id, "version": roster.version, "view_url": view_url(roster.id, base),
+            "document": roster.document, "result": system.evaluate(roster.document, lang).result,
+            "created_at": roster.created_at, "updated_at": roster.updated_at,
+            "copied_from": copied_from}
+
+
+# What public() holds as JSON: the document as the model writes it, dates as pydantic does.
+_STORED: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+
+
+def created_answer(request: Request, created: services.Created, lang: Lang,
+                   response: Response) -> dict[str, Any]:
+    """The answer to a roster stored anew (created, copied, imported), with its edit key."""
+    roster = created.roster
+    response.headers["ETag"] = etag(roster.version)
+    response.headers["Location"] = f"{router.prefix}/{roster.id}"
+    # The edit key is in this answer; no cache may keep it.
+    response.headers["Cache-Control"] = "no-store"
+    base = site(request)
+    return {**public(roster, lang, base), "edit_key": created.edit_key,
+            "edit_url": edit_url(roster.id, created.edit_key, base)}
+
+
+# Read from the request rather than declared as a parameter, so that the description can say
+# what the API holds to: the header is required (428 without it) and is one ETag from GET.
+_IF_MATCH: dict[str, Any] = {"parameters": [{
+    "name": "If-Match", "in": "header", "required": True,
+    "description": 'the ETag of the version this change was made against, from GET: "v3"',
+    "schema": {"type": "string", "pattern": _ETAG.pattern}}]}
+
+
+def expected_version(if_match: str | None, lang: Lang) -> int:
+    if if_match is None or if_match.strip() == "*":
+        raise refusal(428, lang,
+                      "If-Match: send the ETag of the version you edited (from GET), e.g. \"v3\"",
+                      "If-Match: пришлите ETag версии, которую вы правили (из GET), напр. \"v3\"")
+    found = _ETAG.match(if_match)
+    if found is None:
+        raise RequestValidationError([{
+            "loc": ("header", "If-Match"), "type": "value_error",
+            "msg": pick(lang, 'expected one ETag from GET, like "v3"',
+                        'ожидается один ETag из GET, например "v3"')}])
+    return int(found.group(1))
+
+
+@router.post("", status_code=201, response_model=RosterCreated, dependencies=[Depends(json_body)],
+             responses=_CREATED | _BODY | ratelimit.TOO_MANY | CROSS_SITE_ANSWER
+             | UNAVAILABLE_ANSWER)
+def create_roster(request: Request, session: SessionDep, response: Response,
+                  document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
+                  lang: LangDep = "en") -> dict[str, Any]:
+    """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
+    # Counted once the document is accepted, its size too: a refused one costs nothing.
+    created = services.create_roster(
+        session, document, admit=lambda: ratelimit.admit_api(request, session, lang))
+    return created_answer(request, created, lang, response)
+
+
+@router.get("/{roster_id}", response_model=RosterPublic,
+            responses=_VERSIONED | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
+def read_roster(request: Request, roster_id: RosterId, session: SessionDep, response: Response,
+                lang: LangDep = "en") -> Any:
+    """The roster, priced and judged; the ETag header is what a change sends in If-Match, and
+    what If-None-Match sends to be answered 304 while the roster is unchanged (the language
+    is the address's own `lang`)."""
+    try:
+        roster = services.get_roster(session, roster_id)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    cache = {"ETag": etag(roster.version), "Cache-Control": "no-cache"}
+    if conditional.fresh(request, cache["ETag"]):
+        return Response(status_code=304, headers=cache)
+    # Answered as JSON already, not validated into RosterPublic again: its parts are the
+    # stored document, validated when stored, and the rules' result, built in that shape
+    # (tests/unit holds it to PricedResult). That validation was most of the read's time.
+    return JSONResponse(_STORED.dump_python(public(roster, lang, site(request)), mode="json"),
+                        headers=cache)
+
+
+@router.put("/{roster_id}", response_model=RosterPublic, dependencies=[Depends(json_body)],
+            responses=_VERSIONED | _BODY | _KEY_ANSWERS | _MISSING | UNAVAILABLE_ANSWER | {
+                412: {"model": StaleVersion,
+                      "description": "The roster changed since that version; body says which"},
+                428: {"model": Failure, "description": "No If-Match header"}},
+            openapi_extra=_IF_MATCH)
+def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionDep,
+                   response: Response,
+                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
+                   lang: LangDep = "en") -> Any:
+    """Replace the document. Over-limit or off-proportion rosters are stored and reported."""
+    version = expected_version(request.headers.get("if-match"), lang)
+    try:
+        roster = services.replace_roster(session, roster_id, document, version)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    except services.VersionConflict as conflict:
+        current = conflict.current.version
+        return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content=refusal_body(
+            pick(lang, f"If-Match: the roster is at version {current}, not {version}; "
+                       "reload it, merge your change and send its ETag",
+                 f"If-Match: армия уже в версии {current}, а не {version}; "
+                 "загрузите её заново, перенесите правку и пришлите новый ETag"),
+            version=current, etag=etag(current)))
+    response.headers["ETag"] = etag(roster.version)
+    return public(roster, lang, site(request))
+
+
+@router.delete("/{roster_id}", status_code=204, response_class=Response,
+               responses=_KEY_ANSWERS | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
+def delete_roster(roster_id: KeyedRosterId, session: SessionDep,
+                  lang: LangDep = "en") -> Response:
+    """Delete the roster. With the key it can be restored, history and all, for 30 days."""
+    try:
+        services.delete_roster(session, roster_id)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    return Response(status_code=204)
+
+
+@router.post("/{roster_id}/restore", response_model=RosterPublic,
+             responses=_VERSIONED | _KEY_ANSWERS | _MISSING | _INVALID | UNAVAILABLE_ANSWER)
+def restore_roster(request: Request, roster_id: KeyedRosterId, session: SessionDep,
+                   response: Response, lang: LangDep = "en") -> dict[str, Any]:
+    """Undo a deletion (within 30 days); a roster that was not deleted is returned as it is."""
+    try:
+        roster = services.restore_roster(session, roster_id)
+    except services.RosterNotFound as error:
+        raise refusal(404, lang, f"no roster {roster_id} to restore (deletions are kept 30 days)",
+                      f"армии {roster_id} для восстановления нет (удалённые хранятся 30 дней)",
+                      ) from error
+    response.headers["ETag"] = etag(roster.version)
+    return public(roster, lang, site(request))
+
+
+@router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
+             responses=_CREATED | _MISSING | _INVALID | ratelimit.TOO_MANY | CROSS_SITE_ANSWER
+             | UNAVAILABLE_ANSWER)
+def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, response: Response,
+                lang: LangDep = "en") -> dict[str, Any]:
+    """A new roster with its own id and edit key, from the current version of a readable one."""
+    try:
+        services.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    ratelimit.admit_api(request, session, lang)
+    try:
+        created = services.copy_roster(session, roster_id)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    return created_answer(request, created, lang, response)
+
+
+@router.get("/{roster_id}/revisions", response_model=list[RevisionSummary],
+            responses=_MISSING | _INVALID | UNAVAILABLE_ANSWER)
+def list_revisions(roster_id: RosterId, session: SessionDep,
+                   lang: LangDep = "en") -> list[services.RevisionInfo]:
+    """Every accepted version, oldest first."""
+    try:
+        return services.list_revisions(session, roster_id)
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+
+
+@router.get("/{roster_id}/revisions/{version}", response_model=RevisionPublic,
+            responses=_MISSING | _INVALID | UNAVAILABLE_ANSWER)
+def read_revision(roster_id: RosterId, session: SessionDep,
+                  version: int = Path(ge=1, le=services.MAX_VERSION),
+                  lang: LangDep = "en") -> services.Revision:
+    """The document exactly as it was at that version."""
+    try:
+        return services.get_revision(session, roster_id, version)
+    except services.RevisionNotFound as error:
+        raise refusal(404, lang, f"roster {roster_id} has no version {version}",
+                      f"у армии {roster_id} нет версии {version}") from error
+    except services.RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error

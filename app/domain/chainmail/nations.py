@@ -1,0 +1,292 @@
+"""National proportions (§6) as data, and how each kind of rule is judged and explained."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from app.domain.bands import Band, figures_of
+from app.domain.base import (
+    Lang,
+    RuleCheck,
+    Severity,
+    percent_text,
+    percent_text_past,
+    pick,
+)
+from app.domain.chainmail.tally import (
+    ARMY,
+    FOOT,
+    HEAVY_FOOT,
+    HEAVY_FOOT_TROOPS,
+    HEAVY_HORSE,
+    HORSE,
+    LIGHT_FOOT,
+    LIGHT_FOOT_TROOPS,
+    LIGHT_HORSE,
+    Figures,
+    Key,
+    Tally,
+    troops,
+)
+from app.domain.words import counted
+
+E, W = Severity.error, Severity.warning
+BOWS = troops("bow", "composite_bow")
+
+
+def band(lo: str, hi: str, word: tuple[str, str] | None = None) -> Band:
+    """An "about" band (the seed's "около", "приблизительно", "большинство" …)."""
+    return Band(Fraction(lo), Fraction(hi), word=word)
+
+
+def hard(lo: str, hi: str) -> Band:
+    """A hard bound (the seed's "не менее", "максимум"): not rounded."""
+    return Band(Fraction(lo), Fraction(hi), hard=True)
+
+
+MAJORITY = ("a majority", "большинство")
+MOSTLY = ("mostly", "преимущественно")
+HIGH_SHARE = ("a high share", "высокий процент")
+
+
+@dataclass(frozen=True)
+class ShareRule:
+    """`counted` figures as a share of `base` figures must lie in `band`."""
+
+    code: str
+    severity: Severity
+    counted: Figures
+    base: Figures
+    band: Band
+    waived_by_fortifications: bool = False
+
+    def check(self, counts: Tally, severity: Severity, fortified: bool, lang: Lang) -> RuleCheck:
+        count, base = self.counted.count(counts), self.base.count(counts)
+        title = self.counted.label(lang)
+        holds = self.band.holds(count, base)
+        share = f"{count} {figures_of(lang, base, self.base.en, self.base.ru)}"
+        if base and holds:
+            share += f" = {percent_text(count / base, lang)} %"
+        elif base:  # past the band: never printed as its edge
+            edge = self.band.crossed(count, base, lang)
+            share += f" = {percent_text_past(count, base, edge, lang)} %"
+        band = self.band.text(lang)
+        must = pick(lang, f"must be {band}", f"должно быть {band}")
+        summary = f"{title}: {share}, {must}"
+        if self.waived_by_fortifications and fortified:
+            holds = True
+            summary += pick(lang, " (waived: the army holds fortifications)",
+                            " (не действует: армия обороняет укрепления)")
+        hint = "" if holds else self.band.hint(count, base, lang, self.base.en, self.base.ru)
+        return RuleCheck(self.code, title, summary, holds, severity,
+                         value=share, band=band, hint=hint)
+
+    def room(self, counts: Tally, budget: Budget, lang: Lang) -> str:
+        """"room for 2–17 more; 90 points left buy up to 12" (empty when none is left)."""
+        found = self.band.room(self.counted.count(counts), self.base.count(counts))
+        if found is None or found == (0, 0):
+            return ""
+        least, most = found
+        if most is None:
+            span = pick(lang, f"room for {least} or more",
+                        f"можно добавить {least} или больше") if least else \
+                pick(lang, "room for any number more", "можно добавить сколько угодно")
+        elif least:
+            span = pick(lang, f"room for {least}–{most} more",
+                        f"можно добавить от {least} до {most}")
+        else:
+            span = pick(lang, f"room for up to {most} more", f"можно добавить до {most}")
+        each = budget.cheapest(self.counted)
+        if each is None or budget.left is None or budget.left < 0:
+            return span
+        buys = int(budget.left // each)
+        left = counted(budget.left, "point", lang)
+        return span + pick(lang, f"; with {left} left, up to {buys}",
+                           f"; осталось {left} — хватит на {buys}")
+
+
+@dataclass(frozen=True)
+class NoneRule:
+    """There must be no `excluded` figures ("no heavy horse", "foot are light foot only")."""
+
+    code: str
+    severity: Severity
+    excluded: Figures
+    requirement_en: str
+    requirement_ru: str
+
+    def check(self, counts: Tally, severity: Severity, fortified: bool, lang: Lang) -> RuleCheck:
+        count = self.excluded.count(counts)
+        title = pick(lang, self.requirement_en, self.requirement_ru)
+        summary = f"{title}: {self.excluded.label(lang)} — {count}"
+        # Other arms mend a rule about arms ("every foot line carries pikes"); a rule about
+        # troop types is mended only by removing them (or changing their type: another troop).
+        by_arms = self.excluded.weapons is not None or bool(self.excluded.except_weapons)
+        hint = "" if count == 0 else pick(
+            lang, f"remove or re-arm {count}" if by_arms else f"remove {count}",
+            f"уберите или перевооружите {count}" if by_arms else f"уберите {count}")
+        return RuleCheck(self.code, title, summary, count == 0, severity,
+                         value=str(count), band=pick(lang, "none", "ни одной"), hint=hint)
+
+
+Rule = ShareRule | NoneRule
+
+
+def _f(en: str, ru: str, **kw: object) -> Figures:
+    return Figures(en, ru, **kw)  # type: ignore[arg-type]
+
+
+def _no_heavy_horse(prefix: str) -> NoneRule:
+    return NoneRule(f"{prefix}.horse_types", E, HEAVY_HORSE,
+                    "No heavy horse", "Без тяжёлой конницы")
+
+
+def _light_foot_only(prefix: str) -> NoneRule:
+    return NoneRule(f"{prefix}.foot_types", E,
+                    _f("foot other than light foot", "пехота, кроме лёгкой", troop_class="foot",
+                       except_troops=LIGHT_FOOT_TROOPS),
+                    "Foot are light foot only (peasants count as light foot)",
+                    "Пехота только лёгкая (крестьяне — лёгкая пехота)")
+
+
+def _steppe(prefix: str, archers: Band) -> tuple[Rule, ...]:
+    return (
+        NoneRule(f"{prefix}.no_foot", E, _f("foot", "пехота", troop_class="foot"),
+                 "All horse, no foot", "Только конница, без пехоты"),
+        _no_heavy_horse(prefix),
+        ShareRule(f"{prefix}.medium_lancers", E,
+                  _f("medium horse with lances", "средние всадники с копьями",
+                     troops=troops("medium_horse"), weapons=troops("lance")),
+                  ARMY, band("0.15", "0.35")),
+        ShareRule(f"{prefix}.light_lancers", E,
+                  _f("light horse with lances", "лёгкие всадники с копьями",
+                     troops=troops("light_horse"), weapons=troops("lance")),
+                  ARMY, band("0.15", "0.35")),
+        ShareRule(f"{prefix}.horse_archers", E,
+                  _f("light horse with bows", "лёгкие всадники с луками",
+                     troops=troops("light_horse"), weapons=BOWS),
+                  ARMY, archers),
+    )
+
+
+NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
+    "generic": (),
+    "magyars": (
+        _no_heavy_horse("magyars"),
+        ShareRule("magyars.light_horse", E, _f("light horse", "лёгкая конница",
+                                               troops=troops("light_horse")),
+                  HORSE, band("0.65", "0.85")),
+        ShareRule("magyars.horse_archers", E,
+                  _f("light horse with bows", "лёгкие всадники с луками",
+                     troops=troops("light_horse"), weapons=BOWS),
+                  LIGHT_HORSE, band("0.15", "0.35")),
+        ShareRule("magyars.foot_share", E, _f("foot", "пехота", troop_class="foot"),
+                  ARMY, hard("0", "0.10"), waived_by_fortifications=True),
+        _light_foot_only("magyars"),
+    ),
+    "mongols": _steppe("mongols", band("0.40", "0.60")),
+    # "Возможно, Конных Лучников будет немного меньше" than the Mongols' half.
+    "tatars": _steppe("tatars", band("0.30", "0.60", ("a little under half",
+                                                      "немного меньше половины"))),
+    "poles": (
+        _no_heavy_horse("poles"),
+        ShareRule("poles.medium_lancers", E,
+                  _f("medium horse with lances", "средние всадники с копьями",
+                     troops=troops("medium_horse"), weapons=troops("lance")),
+                  HORSE, band("0.65", "0.85")),
+        ShareRule("poles.light_crossbows", E,
+                  _f("light horse with crossbows", "лёгкие всадники с арбалетами",
+                     troops=troops("light_horse"), weapons=troops("crossbow")),
+                  LIGHT_HORSE, band("0.05", "0.15")),
+        # "Оставшаяся часть - Лёгкая": the horse that are not medium lancers are light horse
+        # (heavy horse are poles.horse_types' own).
+        NoneRule("poles.other_horse", E,
+                 _f("medium horse without lances", "средние всадники без копий",
+                    troops=troops("medium_horse"), except_weapons=troops("lance")),
+                 "The other horse are light horse", "Остальная конница лёгкая"),
+        NoneRule("poles.foot_types", W,
+                 _f("foot other than heavy or light foot", "пехота, кроме тяжёлой и лёгкой",
+                    troop_class="foot", except_troops=HEAVY_FOOT_TROOPS | LIGHT_FOOT_TROOPS),
+                 "Foot are heavy or light foot (militia and peasants included)",
+                 "Пехота тяжёлая или лёгкая (ополчение и крестьяне тоже)"),
+    ),
+    "russians": (
+        ShareRule("russians.horse_share", E, _f("horse", "конница", troop_class="horse"),
+                  ARMY, band("0.10", "0.30")),
+        _no_heavy_horse("russians"),
+        ShareRule("russians.medium_horse", E,
+                  _f("medium horse", "средняя конница", troops=troops("medium_horse")),
+                  HORSE, hard("0.75", "1")),
+        ShareRule("russians.heavy_foot", E,
+                  _f("heavy foot (militia included)", "тяжёлая пехота (с ополчением)",
+                     troops=HEAVY_FOOT_TROOPS),
+                  ARMY, band("0.40", "0.60")),
+        ShareRule("russians.polearms", W,
+                  _f("heavy foot with polearms (militia included)",
+                     "тяжёлая пехота с древковым оружием (с ополчением)",
+                     troops=HEAVY_FOOT_TROOPS, weapons=troops("polearm")),
+                  HEAVY_FOOT, band("0.5", "1", MAJORITY)),
+        ShareRule("russians.crossbows", E,
+                  _f("light foot with crossbows (peasants included)",
+                     "лёгкая пехота с арбалетами (с крестьянами)",
+                     troops=LIGHT_FOOT_TROOPS, weapons=troops("crossbow")),
+                  FOOT, band("0.05", "0.15")),
+    ),
+    "saracens": (
+        _light_foot_only("saracens"),
+        ShareRule("saracens.archers", W,
+                  _f("light foot with bows (peasants included)",
+                     "лёгкая пехота с луками (с крестьянами)",
+                     troops=LIGHT_FOOT_TROOPS, weapons=troops("bow")),
+                  LIGHT_FOOT, band("0.5", "1", HIGH_SHARE)),
+        _no_heavy_horse("saracens"),
+        ShareRule("saracens.light_horse", W,
+                  _f("light horse", "лёгкая конница", troops=troops("light_horse")),
+                  HORSE, band("0.5", "1", MOSTLY)),
+    ),
+    "scots": (
+        NoneRule("scots.foot_pikes", E,
+                 _f("foot without pikes", "пехота без пик", troop_class="foot",
+                    except_weapons=troops("pike")),
+                 "Every foot line carries pikes", "Вся пехота с пиками (длинными копьями)"),
+    ),
+    "spanish": (
+        ShareRule("spanish.knights_medium", W,
+                  _f("medium horse among knights", "средние всадники среди рыцарей",
+                     troops=troops("medium_horse"), knights=True),
+                  _f("knights' ", " рыцарей", knights=True), band("0.5", "1", MOSTLY)),
+        ShareRule("spanish.light_javelins", E,
+                  _f("light horse with javelins", "лёгкие всадники с дротиками",
+                     troops=troops("light_horse"), weapons=troops("javelins"), knights=False),
+                  _f("horse (not knights) ", " конницы (кроме рыцарей)", troop_class="horse",
+                     knights=False),
+                  band("0.40", "0.60")),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What adding figures costs: the points left, and the cheapest price per figure of each
+    kind of line the army has."""
+
+    left: Fraction | None
+    prices: dict[Key, Fraction]
+
+    def cheapest(self, figures: Figures) -> Fraction | None:
+        found = [price for key, price in self.prices.items() if figures.matches(key)]
+        return min(found) if found else None
+
+
+def national_checks(nation: str, counts: Tally, historical: bool, fortified: bool,
+                    lang: Lang, budget: Budget | None = None) -> list[RuleCheck]:
+    checks = []
+    for rule in NATIONAL_RULES.get(nation, ()):
+        # A non-historical roster still sees every rule, but only as information.
+        severity = rule.severity if historical else Severity.info
+        check = rule.check(counts, severity, fortified, lang)
+        if budget is not None and isinstance(rule, ShareRule):
+            check.room = rule.room(counts, budget, lang)
+        checks.append(check)
+    return checks

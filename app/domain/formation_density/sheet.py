@@ -1,0 +1,198 @@
+"""The army sheet of a "Formation Density" roster: each unit with the figures a player needs at
+the table (density, files, ranks, front-rank strikers, the chance one die hits, extra hits, the
+shield wall), its protection and features, and the rules the list breaks.
+
+Pure data in, pure data out: the print page and the text exports read a `FormationSheet`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from app.domain.base import Lang, percent_text, pick, points_text
+from app.domain.formation_density.catalogue import (
+    CLASSES,
+    FEATURES,
+    LINE_FLAGS,
+    NAME_EN,
+    NAME_RU,
+    PROTECTIONS,
+    WEAPONS,
+)
+from app.domain.formation_density.figures import (
+    line_features,
+    shield_wall_blocks,
+    shield_wall_chance,
+    unit_figures,
+)
+from app.domain.formation_density.roster import FormationDensityRoster, Line, Unit
+from app.domain.formation_density.validation import validate
+from app.domain.words import legality_text
+
+# Reference sections a player may add to the printed sheet.
+OPTIONAL: tuple[str, ...] = ("melee", "protection")
+
+
+def chance_text(value: Fraction, lang: Lang) -> str:
+    """'1/3 (33.3 %)'; a chance of nothing is just '0 %'."""
+    if not value:
+        return "0 %"
+    return f"{value.numerator}/{value.denominator} ({percent_text(value, lang)} %)"
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    count: int
+    text: str  # "20 × Shock troops, Pike"
+    kit: str  # protection and mounted, "shield, armour" ("" when none)
+    hits: str  # "hits 1/2 (50 %)", or the rule when it depends on the enemy
+    in_front: int
+
+
+@dataclass(frozen=True)
+class SheetUnit:
+    number: int
+    name: str
+    points: str | None
+    density: int
+    files: int
+    warriors: int
+    ranks: int
+    full_ranks: int
+    front_rank: int
+    extra_hits: int
+    shield_wall: str | None  # "1/3 (33.3 %), 1/2 blocked on average"
+    features: tuple[str, ...]
+    lines: tuple[SheetLine, ...]
+    note: str
+    casualty_boxes: int
+
+
+@dataclass(frozen=True)
+class SheetSection:
+    id: str
+    title: str
+    paragraphs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FormationSheet:
+    name: str
+    ruleset_name: str
+    note: str
+    total: str
+    priced: bool
+    points_limit: int | None
+    remaining: str | None
+    over_limit: bool
+    warriors: int
+    units: tuple[SheetUnit, ...]
+    issues: tuple[str, ...]
+    legality: str
+    optional_offered: tuple[tuple[str, str], ...]
+    sections: tuple[SheetSection, ...]
+
+
+def _kit(line: Line, lang: Lang) -> str:
+    names = [PROTECTIONS[p].name(lang) for p in ("shield", "armour", "cavalry_armour")
+             if getattr(line, p)]
+    names += [LINE_FLAGS[f].name(lang) for f in ("mounted", "moved_straight") if getattr(line, f)]
+    return ", ".join(n.lower() if lang == "en" else n[0].lower() + n[1:] for n in names)
+
+
+def _unit(number: int, unit: Unit, lang: Lang) -> SheetUnit:
+    figures = unit_figures(unit)
+    lines = []
+    for line, chance, in_front in zip(unit.lines, figures.hit_chances, figures.front,
+                                      strict=True):
+        kind = CLASSES[line.line_class].name(lang)
+        lines.append(SheetLine(
+            line.count, f"{line.count} × {kind}, {WEAPONS[line.weapon].name(lang)}",
+            _kit(line, lang),
+            pick(lang, f"hits {chance_text(chance, lang)}",
+                 f"попадает: {chance_text(chance, lang)}")
+            if chance is not None else pick(
+                lang, "hits on a roll above the enemy's density",
+                "попадает, если выпало больше плотности противника"),
+            in_front))
+    shield = None
+    if figures.shield_wall:
+        blocks = shield_wall_blocks(unit.density)
+        shield = pick(lang, f"{chance_text(shield_wall_chance(unit.density), lang)}, "
+                            f"{points_text(blocks, lang)} blocked on average",
+                      f"{chance_text(shield_wall_chance(unit.density), lang)}, "
+                      f"в среднем отбито {points_text(blocks, lang)}")
+    seen = {f for line in unit.lines for f in line_features(line)}
+    return SheetUnit(
+        number=number, name=unit.name or pick(lang, f"Unit {number}", f"Отряд {number}"),
+        points=None if unit.points is None else points_text(Fraction(unit.points), lang),
+        density=unit.density, files=unit.files, warriors=figures.warriors,
+        ranks=figures.ranks, full_ranks=figures.full_ranks, front_rank=figures.front_rank,
+        extra_hits=figures.extra_hits, shield_wall=shield,
+        features=tuple(FEATURES[f].name(lang) for f in FEATURES if f in seen),
+        lines=tuple(lines), note=unit.note, casualty_boxes=figures.warriors)
+
+
+def _sections(lang: Lang) -> dict[str, SheetSection]:
+    return {
+        "melee": SheetSection("melee", pick(lang, "Melee", "Ближний бой"), (
+            pick(lang, "Only warriors of the first rank strike, one die each; warriors who lost "
+                       "formation do not fight. Strikes are simultaneous: both players roll "
+                       "and remove losses.",
+                 "Удары наносят только воины первой шеренги, по кубику за воина; потерявшие "
+                 "строй не сражаются. Удары одновременны: оба игрока бросают кубики и "
+                 "убирают потери."),
+            pick(lang, "Shock troops hit on a roll below their own density; melee "
+                       "specialists (and shooters) above their own; shock cavalry above the "
+                       "enemy's density.",
+                 "Ударные войска попадают, если выпало меньше плотности своего отряда; "
+                 "специалисты рукопашного боя (и стрелки) — если больше своей; ударная "
+                 "конница — если больше плотности вражеского отряда."),
+            pick(lang, "Against cavalry half the foot strike riders and half horses (the "
+                       "larger half at the horses); a hit on either removes the warrior. "
+                       "Between cavalry only riders are struck.",
+                 "По коннице половина пеших бьёт по всадникам, половина (большая часть) — по "
+                 "лошадям; воин убирается при попадании и по всаднику, и по лошади. В бою "
+                 "между всадниками удары наносятся только по всадникам."),
+            pick(lang, "Losses are removed from the longest rank, starting with the first.",
+                 "Потери убираются из самой длинной шеренги, начиная с первой."),
+        )),
+        "protection": SheetSection("protection", pick(lang, "Protection", "Защита воинов"), (
+            pick(lang, "Shield wall: one die for the unit; below the density, that many hits "
+                       "are blocked.",
+                 "Стена щитов: один кубик за отряд; если выпало меньше плотности строя, "
+                 "отбито столько ударов, сколько выпало."),
+            pick(lang, "Armour: one die after the hits; below the number of hits, that many "
+                       "are blocked. Armour-piercing hits ignore armour, not shields.",
+                 "Доспехи: кубик после попаданий; если выпало меньше числа попаданий, отбито "
+                 "столько, сколько выпало. Бронебойные попадания доспехи не отбивают, щиты — "
+                 "отбивают."),
+        )),
+    }
+
+
+def army_sheet(roster: FormationDensityRoster, lang: Lang = "en",
+               optional: Iterable[str] = ()) -> FormationSheet:
+    chosen = set(optional)
+    unknown = chosen - set(OPTIONAL)
+    if unknown:
+        raise ValueError(f"unknown section {', '.join(sorted(unknown))}; "
+                         f"known: {', '.join(OPTIONAL)}")
+    total = roster.total()
+    limit = roster.points_limit
+    issues = validate(roster, lang)
+    sections = _sections(lang)
+    return FormationSheet(
+        name=roster.name, ruleset_name=pick(lang, NAME_EN, NAME_RU), note=roster.note,
+        total=points_text(total, lang), priced=roster.priced(), points_limit=limit,
+        remaining=None if limit is None else points_text(limit - total, lang),
+        over_limit=limit is not None and total > limit,
+        warriors=sum(u.warriors for u in roster.units),
+        units=tuple(_unit(i + 1, u, lang) for i, u in enumerate(roster.units)),
+        issues=tuple(i.message for i in issues),
+        legality=legality_text((i.severity for i in issues), lang),
+        optional_offered=tuple((s, sections[s].title) for s in OPTIONAL),
+        sections=tuple(sections[s] for s in OPTIONAL if s in chosen),
+    )

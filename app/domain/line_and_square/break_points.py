@@ -1,0 +1,62 @@
+"""The army's break points: when its losses force morale tests, and when the rest flee.
+
+"Если сила отряда по очкам падает ниже 50% от изначальной …, каждое подразделение обязано
+пройти проверку боевого духа. Если сила отряда по очкам падает ниже 75% от изначальной, все
+оставшиеся отряды немедленно бегут" — read as strength below half of the starting points,
+then below a quarter (three quarters lost; interpretation 3). "Ниже" is strict: at exactly
+half left there is no test yet. "Все дробные значения … округляются до большего": both
+thresholds are rounded up to whole points.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from app.domain.base import Lang, pick, points_text
+from app.domain.words import counted
+
+
+@dataclass(frozen=True)
+class BreakPoints:
+    starting: Fraction  # the army's starting points total
+    half: int  # half the starting points, rounded up
+    three_quarters: int  # three quarters of the starting points, rounded up
+    morale_below: int  # strength under which every unit tests morale: ⌈S/2⌉
+    flight_below: int  # strength under which the rest flee: ⌈S/4⌉
+
+    def state(self, strength: Fraction) -> str:
+        """Where an army of `strength` points left stands: "steady", "morale_test" or
+        "flight". Strictly below: exactly half left is still steady."""
+        if strength < self.flight_below:
+            return "flight"
+        return "morale_test" if strength < self.morale_below else "steady"
+
+    def _lost(self, below: int, lang: Lang) -> str:
+        """Losses past which strength is below `below`: "more than 15 lost"."""
+        return points_text(self.starting - below, lang)
+
+    def morale_text(self, lang: Lang) -> str:
+        below = counted(self.morale_below, "point_of", lang)
+        lost = self._lost(self.morale_below, lang)
+        return pick(lang,
+                    f"Morale test once strength is below {below} (more than {lost} lost): "
+                    "every unit tests.",
+                    f"Проверка боевого духа, когда сила падает ниже {below} (потеряно больше "
+                    f"{lost}): её проходит каждое подразделение.")
+
+    def flight_text(self, lang: Lang) -> str:
+        below = counted(self.flight_below, "point_of", lang)
+        lost = self._lost(self.flight_below, lang)
+        return pick(lang,
+                    f"Flight once strength is below {below} (more than {lost} lost): "
+                    "all remaining units flee the field.",
+                    f"Бегство, когда сила падает ниже {below} (потеряно больше "
+                    f"{lost}): все оставшиеся подразделения немедленно бегут "
+                    "с поля боя.")
+
+
+def break_points(starting: Fraction) -> BreakPoints:
+    return BreakPoints(starting, math.ceil(starting / 2), math.ceil(starting * 3 / 4),
+                       math.ceil(starting / 2), math.ceil(starting / 4))

@@ -1,0 +1,89 @@
+"""What a player may name a roster or a unit: at most MAX_NAME characters, the spaces around it
+dropped, and never only characters that nobody sees.
+
+A name of zero-width spaces, joiners, byte-order marks, control characters or spaces looks
+empty on every page, sheet and export, but is not. A roster's name is required, so it must
+show a character. A unit may be left unnamed (an empty name, or spaces only, is stored as ""
+and shown as "Unit 3"), but not named with nothing visible.
+
+The rule is a pattern, so that the JSON Schema states exactly what is refused and pydantic
+checks it without Python. Its classes are written out, not `\\s` or `\\p{Cf}`: JSON Schema
+(ECMA-262), Python's `re` (the fuzzer's) and pydantic's regular expressions disagree on both.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import StringConstraints
+
+from app.domain import limits
+
+# What pydantic's strip_whitespace removes around a name (Rust's char::is_whitespace, the
+# Unicode White_Space property).
+WHITE_SPACE: tuple[tuple[int, int], ...] = (
+    (0x0009, 0x000D), (0x0020, 0x0020), (0x0085, 0x0085), (0x00A0, 0x00A0), (0x1680, 0x1680),
+    (0x2000, 0x200A), (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
+)
+# Characters that show nothing: controls (Cc), format characters (Cf: zero-width space and
+# joiners, direction marks, word joiner, byte-order mark, tags …), separators (Zs, Zl, Zp),
+# and Unicode's other default-ignorable code points (Hangul fillers, variation selectors, the
+# combining grapheme joiner …); Unicode 14, Python 3.11's. tests/unit/test_names.py holds the
+# list to unicodedata.
+INVISIBLE: tuple[tuple[int, int], ...] = (
+    (0x0000, 0x0020), (0x007F, 0x00A0), (0x00AD, 0x00AD), (0x034F, 0x034F), (0x0600, 0x0605),
+    (0x061C, 0x061C), (0x06DD, 0x06DD), (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2),
+    (0x115F, 0x1160), (0x1680, 0x1680), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2000, 0x200F),
+    (0x2028, 0x202F), (0x205F, 0x206F), (0x3000, 0x3000), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFFB), (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD), (0x13430, 0x13438), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+
+
+def _class(ranges: tuple[tuple[int, int], ...]) -> str:
+    """The ranges as the inside of a character class that every regex dialect reads alike:
+    `\\uXXXX` in the Basic Multilingual Plane, the character itself beyond it (ECMA-262 has
+    no escape for it without braces, which Python's `re` does not read)."""
+    def one(code: int) -> str:
+        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
+    return "".join(one(low) if low == high else f"{one(low)}-{one(high)}"
+                   for low, high in ranges)
+
+
+# A roster's name: some character that shows. A unit's: that, or nothing but spaces (which
+# stripping leaves empty: an unnamed unit).
+VISIBLE = f"[^{_class(INVISIBLE)}]"
+VISIBLE_OR_BLANK = f"^[{_class(WHITE_SPACE)}]*$|{VISIBLE}"
+PATTERNS = frozenset({VISIBLE, VISIBLE_OR_BLANK})
+MESSAGE = "must contain a visible character, not only spaces or invisible characters"
+
+UnitName = Annotated[str, StringConstraints(strip_whitespace=True, max_length=limits.MAX_NAME,
+                                            pattern=VISIBLE_OR_BLANK)]
+RosterName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
+                                              max_length=limits.MAX_NAME, pattern=VISIBLE)]
+
+_VISIBLE = re.compile(VISIBLE)
+_VISIBLE_OR_BLANK = re.compile(VISIBLE_OR_BLANK)
+# What a stored roster named with nothing visible is called when it is read (see `mended`).
+UNNAMED = "—"
+
+
+def mended(document: Any) -> dict[str, Any] | None:
+    """A stored document (as parsed JSON) whose names show nothing, with its roster named
+    UNNAMED and such units unnamed; None if no name needs it. For rosters stored before these
+    names were refused: they are read as they look, and stored so at their next change."""
+    if not isinstance(document, dict):
+        return None
+    out = dict(document)
+    name = out.get("name")
+    if isinstance(name, str) and not _VISIBLE.search(name):
+        out["name"] = UNNAMED
+    units = out.get("units")
+    if isinstance(units, list):
+        out["units"] = [
+            {**unit, "name": ""} if isinstance(unit, dict) and isinstance(unit.get("name"), str)
+            and not _VISIBLE_OR_BLANK.search(unit["name"]) else unit
+            for unit in units]
+    return None if out == document else out

@@ -1,0 +1,1 @@
+"""HTTP middleware: the body size limit, the request log, the allowed methods."""

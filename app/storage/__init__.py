@@ -1,0 +1,1 @@
+"""Storage: the engine and sessions, the tables, the migrations runner, readiness."""

@@ -1,0 +1,159 @@
+"""Stored rosters as SQLModel tables.
+
+A roster row holds the current document plus summary columns (name, nation, total …) copied from
+it on every write, so lists sort and search without pricing each roster again. Every accepted
+document is also kept, unchanged, as a revision. The schema is created only by the Alembic
+migrations in `migrations/`; a test compares the two.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from pydantic import BaseModel
+from pydantic import Field as PydanticField
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
+from sqlmodel import Field, SQLModel
+
+from app.domain import RosterDocument
+from app.schemas import PricedResult
+
+PUBLIC_ID_LENGTH = 16  # secrets.token_urlsafe(12): 96 random bits
+HASH_LENGTH = 64  # sha256 hex digest
+NAME_LENGTH = 120
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Roster(SQLModel, table=True):
+    id: str = Field(sa_type=String(PUBLIC_ID_LENGTH), primary_key=True)
+    edit_key_hash: str = Field(sa_type=String(HASH_LENGTH))
+    version: int = Field(sa_type=Integer)
+    document: str = Field(sa_type=Text, description="the roster document as JSON text")
+    # Summary columns, derived from `document` on every write.
+    name: str = Field(sa_type=String(NAME_LENGTH))
+    search_name: str = Field(sa_type=String(NAME_LENGTH), index=True,
+                             description="name.casefold(): SQL lower() misses Cyrillic on SQLite")
+    ruleset: str = Field(sa_type=String(32))
+    nation: str | None = Field(default=None, sa_type=String(32))
+    total: float = Field(sa_type=Double)
+    points_limit: int | None = Field(default=None, sa_type=Integer)
+    valid: bool = Field(sa_type=Boolean)
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))
+    updated_at: datetime = Field(sa_type=DateTime(timezone=True))
+    deleted_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True), index=True)
+    # Provenance of a copy: plain values, not a foreign key, so it outlives a purged original.
+    copied_from_id: str | None = Field(default=None, sa_type=String(PUBLIC_ID_LENGTH))
+    copied_from_version: int | None = Field(default=None, sa_type=Integer)
+
+
+class Revision(SQLModel, table=True):
+    """The document as it was at one version; never updated, removed only with its roster."""
+
+    roster_id: str = Field(
+        sa_column=Column(String(PUBLIC_ID_LENGTH), ForeignKey("roster.id", ondelete="CASCADE"),
+                         primary_key=True))
+    version: int = Field(
+        sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))
+    document: str = Field(sa_type=Text)
+
+
+class Device(SQLModel, table=True):
+    """A browser remembered by a cookie token; only the token's hash is stored."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(sa_type=String(HASH_LENGTH), unique=True)
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))
+
+
+class DeviceRoster(SQLModel, table=True):
+    """A roster a device has opened, and whether it was opened with the edit key."""
+
+    __tablename__ = "device_roster"
+
+    device_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("device.id", ondelete="CASCADE"), primary_key=True))
+    roster_id: str = Field(
+        sa_column=Column(String(PUBLIC_ID_LENGTH), ForeignKey("roster.id", ondelete="CASCADE"),
+                         primary_key=True, index=True))
+    can_edit: bool = Field(sa_type=Boolean)
+    last_opened: datetime = Field(sa_type=DateTime(timezone=True))
+
+
+# What the API answers about stored rosters (the tables above never leave the server).
+
+class CopiedFrom(BaseModel):
+    id: str
+    version: int
+
+
+class RosterPublic(BaseModel):
+    id: str = PydanticField(description="public id: whoever has it can read the roster")
+    version: int = PydanticField(description="1 at creation, +1 per accepted change")
+    view_url: str = PydanticField(description=(
+        "read-only link to share: on the server's public address when it has one "
+        "(MUSTER_PUBLIC_URL), else relative to this server"))
+    document: RosterDocument  # type: ignore[valid-type]
+    result: PricedResult
+    created_at: datetime
+    updated_at: datetime
+    copied_from: CopiedFrom | None = PydanticField(
+        description="the roster and version this one was copied from")
+
+
+class RosterCreated(RosterPublic):
+    edit_key: str = PydanticField(
+        description="shown only now: keep it; send it as `Authorization: Bearer <edit_key>`")
+    edit_url: str = PydanticField(description=(
+        "link that opens the roster for editing: keep it (absolute or relative, as view_url)"))
+
+
+class RevisionSummary(BaseModel):
+    version: int
+    created_at: datetime
+
+
+class RevisionPublic(BaseModel):
+    version: int
+    created_at: datetime
+    document: RosterDocument  # type: ignore[valid-type]
+
+
+class StaleVersion(BaseModel):
+    message: str
+    detail: str
+    version: int = PydanticField(description="the roster's current version")
+    etag: str = PydanticField(description="send this in If-Match after merging the changes")
+
+
+class CreationLog(SQLModel, table=True):
+    """One roster creation admitted by the creation limit (app/ratelimit.py): who and when.
+
+    Kept in the database rather than in memory so that every server process counts against the
+    same total. A client needs at most `limit` rows (those in the last window); older ones are
+    deleted as it creates, and other clients' old ones now and then.
+    """
+
+    __tablename__ = "creation_log"
+    # The one read: a client's latest creations, newest first, down to the window's start.
+    __table_args__ = (Index("ix_creation_log_client_created_ms", "client", "created_ms"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    client: str = Field(sa_type=String(64))
+    # Whole milliseconds, not a float of seconds: the window's edges are then compared exactly,
+    # in Python and in SQL alike, on both databases.
+    created_ms: int = Field(sa_type=BigInteger, description="milliseconds since the epoch")
