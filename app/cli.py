@@ -92,7 +92,8 @@ def _migrate_to(revision: str) -> int:
 def purge(args: argparse.Namespace) -> int:
     from sqlmodel import Session
 
-    from app import services
+    from app.services import rosters
+    from app.services.records import RESTORE_DAYS
     from app.storage import db
 
     settings = settings_check.load()
@@ -101,10 +102,10 @@ def purge(args: argparse.Namespace) -> int:
     try:
         db.migrate(engine)
         with Session(engine) as session:
-            gone = services.purge_deleted(session)
+            gone = rosters.purge_deleted(session)
     finally:
         engine.dispose()
-    days = services.RESTORE_DAYS
+    days = RESTORE_DAYS
     say(f"purged {gone} rosters deleted more than {days} days ago",
         f"удалено навсегда армий, удалённых более {days} дней назад: {gone}")
     return 0

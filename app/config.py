@@ -61,11 +61,11 @@ class Settings(BaseSettings):
     # share link opened, a right to edit withdrawn by a new link or by this bound). Past either,
     # the ones that opened it longest ago lose that place. Without them, a script opening the
     # edit link as new browsers, and renewing it, left rows and devices behind without end.
-    # app/services.py keeps the same defaults for sessions made without the settings.
+    # app/services/devices.py keeps the same defaults for sessions made without the settings.
     max_editing_browsers: int = 32
     max_reading_browsers: int = 300
     # Rosters one client address may create per window, counted in the database so that the
-    # limit holds across server processes (0: no limit). See app/ratelimit.py.
+    # limit holds across server processes (0: no limit). See app/services/creation_limit.py.
     creation_limit: int = Field(default=60, ge=0)
     creation_window_seconds: int = Field(default=600, ge=1, le=7 * 24 * 3600)
     # Addresses or networks of reverse proxies whose X-Forwarded-For is believed, comma-separated

@@ -12,9 +12,10 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
-from app import services
 from app.domain.base import Lang, pick
 from app.schemas import Failure
+from app.services import rosters
+from app.services.errors import KeyRejected, RosterDeleted, RosterNotFound
 from app.storage.db import get_session
 
 SessionDep = Annotated[Session, Depends(get_session)]
@@ -136,8 +137,8 @@ def edit_key(
     return credentials.credentials
 
 
-def not_found(lang: Lang, roster_id: str, error: services.RosterNotFound) -> HTTPException:
-    if isinstance(error, services.RosterDeleted):
+def not_found(lang: Lang, roster_id: str, error: RosterNotFound) -> HTTPException:
+    if isinstance(error, RosterDeleted):
         until = error.restorable_until.date().isoformat()
         return refusal(410, lang,
                        f"roster {roster_id} was deleted; its owner can restore it until {until}",
@@ -149,10 +150,10 @@ def keyed_roster(roster_id: RosterId, session: SessionDep,
                  key: Annotated[str, Depends(edit_key)], lang: LangDep = "en") -> str:
     """The roster id from the path, once the request has shown that roster's edit key."""
     try:
-        services.check_edit_key(session, roster_id, key)
-    except services.RosterNotFound as error:
+        rosters.check_edit_key(session, roster_id, key)
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
-    except services.KeyRejected as error:
+    except KeyRejected as error:
         raise refusal(403, lang, "Authorization: this is not the roster's edit key",
                       "Authorization: это не ключ правки этой армии") from error
     return roster_id

@@ -14,8 +14,9 @@ from sqlalchemy.engine import make_url
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app import services
 from app.config import Settings
+from app.services import rosters
+from app.services.records import RESTORE_DAYS
 from app.storage.db import UNAVAILABLE, _first_line, make_engine, migrate
 
 log = logging.getLogger("muster.db")
@@ -39,7 +40,7 @@ def storage_lifespan(
                     raise
             try:
                 with Session(engine) as session:
-                    purged = await run_in_threadpool(services.purge_deleted, session)
+                    purged = await run_in_threadpool(rosters.purge_deleted, session)
             except exc.SQLAlchemyError as error:
                 # Housekeeping: the next start (or `muster purge`) does it. A server without its
                 # database, or started before `muster migrate`, still starts, answers 503 where
@@ -48,7 +49,7 @@ def storage_lifespan(
                 purged = 0
             if purged:
                 log.info("purged %d rosters deleted over %d days ago", purged,
-                         services.RESTORE_DAYS)
+                         RESTORE_DAYS)
             app.state.engine = engine
             # Requests wait for one of these threads rather than each opening a connection
             # of its own beyond the pool (see Settings.threads).

@@ -7,7 +7,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app import __version__, errors, services
+from app import __version__, errors
 from app.api import docs, exports, health, pricing, rosters
 from app.config import Settings, get_settings
 from app.deps import APP_DEPENDENCIES
@@ -17,9 +17,10 @@ from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.limits import BodySizeLimit
 from app.http.observability import RequestLog, configure_logging
 from app.lifespan import storage_lifespan
-from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import melee, order_test, pages
 from app.routes.table_calculators import router as table_calculators
+from app.services.creation_limit import CreationLimit, trusted_proxies
+from app.services.errors import DocumentTooLarge
 from app.web import sheet
 from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
@@ -43,8 +44,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app, missing_page=pages.nothing_here, deleted_page=pages.deleted_page)
     health.install(app)
 
-    @app.exception_handler(services.DocumentTooLarge)
-    async def _too_large(request: Request, exc: services.DocumentTooLarge) -> JSONResponse:
+    @app.exception_handler(DocumentTooLarge)
+    async def _too_large(request: Request, exc: DocumentTooLarge) -> JSONResponse:
         # Stored, it could not be sent back within the body limit (read, then PUT; exported,
         # then imported): refused as a body over the limit is. Pages word it themselves.
         text = pick("ru" if request.query_params.get("lang") == "ru" else "en", str(exc),

@@ -227,7 +227,7 @@ def _check_writable(directory: Path, setting: str) -> None:
 
 def check_for_serving(settings: Settings) -> None:
     """What only the running app would refuse, refused before it starts."""
-    from app.ratelimit import trusted_proxies
+    from app.services.creation_limit import trusted_proxies
 
     try:
         trusted_proxies(settings.trusted_proxies)

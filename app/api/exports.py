@@ -17,7 +17,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
-from app import ratelimit, services
 from app.api.health import UNAVAILABLE_ANSWER
 from app.api.rosters import created_answer
 from app.deps import LangDep, RosterId, SessionDep, not_found
@@ -32,6 +31,9 @@ from app.exports import (
 )
 from app.imports import ImportRefused, import_schema, parse_roster
 from app.schemas import Failure, ValidationFailure
+from app.services import creation_limit, rosters
+from app.services.errors import RosterNotFound
+from app.services.records import StoredRoster
 from app.storage.tables import RosterCreated
 from app.web.security import CROSS_SITE_ANSWER
 
@@ -50,10 +52,10 @@ _MISSING_AS_JSON: dict[int | str, dict[str, Any]] = {
     for code, answer in (_MISSING | UNAVAILABLE_ANSWER).items()}
 
 
-def _stored(session: Any, roster_id: str, lang: Lang) -> services.StoredRoster:
+def _stored(session: Any, roster_id: str, lang: Lang) -> StoredRoster:
     try:
-        return services.get_roster(session, roster_id)
-    except services.RosterNotFound as error:
+        return rosters.get_roster(session, roster_id)
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
 
 
@@ -147,7 +149,7 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
                  413: {"model": Failure, "description": "Body over the size limit"},
                  422: {"model": ValidationFailure,
                        "description": "The file was refused whole; the message says why"},
-                 **ratelimit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER})
+                 **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER})
 async def import_roster(request: Request, session: SessionDep, response: Response,
                         lang: LangDep = "en") -> Any:
     """Store a roster from an exported file (or a bare roster document), as JSON or as a
@@ -161,6 +163,6 @@ async def import_roster(request: Request, session: SessionDep, response: Respons
         return _refused(refused.detail)
     # Counted once the document is accepted, its size too: a refused one costs nothing.
     created = await run_in_threadpool(
-        services.create_roster, session, document,
-        admit=lambda: ratelimit.admit_api(request, session, lang))
+        rosters.create_roster, session, document,
+        admit=lambda: creation_limit.admit_api(request, session, lang))
     return created_answer(request, created, lang, response)

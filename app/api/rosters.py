@@ -15,7 +15,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import TypeAdapter
 
-from app import ratelimit, services
 from app.api.health import UNAVAILABLE_ANSWER
 from app.deps import (
     NOT_JSON_ANSWER,
@@ -31,6 +30,9 @@ from app.domain import RULESETS, RosterDocument
 from app.domain.base import Lang, pick
 from app.errors import refusal_body
 from app.schemas import Failure, ValidationFailure
+from app.services import creation_limit, revisions, rosters
+from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
+from app.services.records import MAX_VERSION, StoredRoster
 from app.storage.tables import (
     RevisionPublic,
     RevisionSummary,
@@ -88,7 +90,7 @@ def edit_url(roster_id: str, key: str, base: str = "") -> str:
     return f"{base}/r/{roster_id}/edit?key={key}"
 
 
-def public(roster: services.StoredRoster, lang: Lang, base: str = "") -> dict[str, Any]:
+def public(roster: StoredRoster, lang: Lang, base: str = "") -> dict[str, Any]:
     """A stored roster as the API answers it, its link starting with `base` (site())."""
     system = RULESETS[roster.ruleset]
     copied_from = None
@@ -104,7 +106,7 @@ def public(roster: services.StoredRoster, lang: Lang, base: str = "") -> dict[st
 _STORED: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 
-def created_answer(request: Request, created: services.Created, lang: Lang,
+def created_answer(request: Request, created: rosters.Created, lang: Lang,
                    response: Response) -> dict[str, Any]:
     """The answer to a roster stored anew (created, copied, imported), with its edit key."""
     roster = created.roster
@@ -140,15 +142,15 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
 
 
 @router.post("", status_code=201, response_model=RosterCreated, dependencies=[Depends(json_body)],
-             responses=_CREATED | _BODY | ratelimit.TOO_MANY | CROSS_SITE_ANSWER
+             responses=_CREATED | _BODY | creation_limit.TOO_MANY | CROSS_SITE_ANSWER
              | UNAVAILABLE_ANSWER)
 def create_roster(request: Request, session: SessionDep, response: Response,
                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
                   lang: LangDep = "en") -> dict[str, Any]:
     """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
     # Counted once the document is accepted, its size too: a refused one costs nothing.
-    created = services.create_roster(
-        session, document, admit=lambda: ratelimit.admit_api(request, session, lang))
+    created = rosters.create_roster(
+        session, document, admit=lambda: creation_limit.admit_api(request, session, lang))
     return created_answer(request, created, lang, response)
 
 
@@ -160,8 +162,8 @@ def read_roster(request: Request, roster_id: RosterId, session: SessionDep, resp
     what If-None-Match sends to be answered 304 while the roster is unchanged (the language
     is the address's own `lang`)."""
     try:
-        roster = services.get_roster(session, roster_id)
-    except services.RosterNotFound as error:
+        roster = rosters.get_roster(session, roster_id)
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
     cache = {"ETag": etag(roster.version), "Cache-Control": "no-cache"}
     if conditional.fresh(request, cache["ETag"]):
@@ -186,10 +188,10 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
     """Replace the document. Over-limit or off-proportion rosters are stored and reported."""
     version = expected_version(request.headers.get("if-match"), lang)
     try:
-        roster = services.replace_roster(session, roster_id, document, version)
-    except services.RosterNotFound as error:
+        roster = rosters.replace_roster(session, roster_id, document, version)
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
-    except services.VersionConflict as conflict:
+    except VersionConflict as conflict:
         current = conflict.current.version
         return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content=refusal_body(
             pick(lang, f"If-Match: the roster is at version {current}, not {version}; "
@@ -207,8 +209,8 @@ def delete_roster(roster_id: KeyedRosterId, session: SessionDep,
                   lang: LangDep = "en") -> Response:
     """Delete the roster. With the key it can be restored, history and all, for 30 days."""
     try:
-        services.delete_roster(session, roster_id)
-    except services.RosterNotFound as error:
+        rosters.delete_roster(session, roster_id)
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
     return Response(status_code=204)
 
@@ -219,8 +221,8 @@ def restore_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
                    response: Response, lang: LangDep = "en") -> dict[str, Any]:
     """Undo a deletion (within 30 days); a roster that was not deleted is returned as it is."""
     try:
-        roster = services.restore_roster(session, roster_id)
-    except services.RosterNotFound as error:
+        roster = rosters.restore_roster(session, roster_id)
+    except RosterNotFound as error:
         raise refusal(404, lang, f"no roster {roster_id} to restore (deletions are kept 30 days)",
                       f"армии {roster_id} для восстановления нет (удалённые хранятся 30 дней)",
                       ) from error
@@ -229,19 +231,19 @@ def restore_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
 
 
 @router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
-             responses=_CREATED | _MISSING | _INVALID | ratelimit.TOO_MANY | CROSS_SITE_ANSWER
+             responses=_CREATED | _MISSING | _INVALID | creation_limit.TOO_MANY | CROSS_SITE_ANSWER
              | UNAVAILABLE_ANSWER)
 def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:
     """A new roster with its own id and edit key, from the current version of a readable one."""
     try:
-        services.get_roster(session, roster_id)  # a missing roster is 404, not a creation
-    except services.RosterNotFound as error:
+        rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
-    ratelimit.admit_api(request, session, lang)
+    creation_limit.admit_api(request, session, lang)
     try:
-        created = services.copy_roster(session, roster_id)
-    except services.RosterNotFound as error:
+        created = rosters.copy_roster(session, roster_id)
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
     return created_answer(request, created, lang, response)
 
@@ -249,24 +251,24 @@ def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, resp
 @router.get("/{roster_id}/revisions", response_model=list[RevisionSummary],
             responses=_MISSING | _INVALID | UNAVAILABLE_ANSWER)
 def list_revisions(roster_id: RosterId, session: SessionDep,
-                   lang: LangDep = "en") -> list[services.RevisionInfo]:
+                   lang: LangDep = "en") -> list[revisions.RevisionInfo]:
     """Every accepted version, oldest first."""
     try:
-        return services.list_revisions(session, roster_id)
-    except services.RosterNotFound as error:
+        return revisions.list_revisions(session, roster_id)
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
 
 
 @router.get("/{roster_id}/revisions/{version}", response_model=RevisionPublic,
             responses=_MISSING | _INVALID | UNAVAILABLE_ANSWER)
 def read_revision(roster_id: RosterId, session: SessionDep,
-                  version: int = Path(ge=1, le=services.MAX_VERSION),
-                  lang: LangDep = "en") -> services.Revision:
+                  version: int = Path(ge=1, le=MAX_VERSION),
+                  lang: LangDep = "en") -> revisions.Revision:
     """The document exactly as it was at that version."""
     try:
-        return services.get_revision(session, roster_id, version)
-    except services.RevisionNotFound as error:
+        return revisions.get_revision(session, roster_id, version)
+    except RevisionNotFound as error:
         raise refusal(404, lang, f"roster {roster_id} has no version {version}",
                       f"у армии {roster_id} нет версии {version}") from error
-    except services.RosterNotFound as error:
+    except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error

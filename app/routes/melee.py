@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 from starlette.responses import RedirectResponse, Response
 
-from app import errors, services
+from app import errors
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body, not_found
 from app.domain import get_ruleset
 from app.domain.base import Lang, Whole, percent_text, pick
@@ -27,6 +27,8 @@ from app.domain.formation_density import Unit, exchange, melee_json
 from app.domain.formation_density import catalogue as cat
 from app.domain.formation_density.result import MeleeResult
 from app.schemas import Failure, ValidationFailure
+from app.services import rosters
+from app.services.errors import RosterDeleted, RosterNotFound
 from app.web import i18n
 from app.web.security import CROSS_SITE_ANSWER
 from app.web.templating import render
@@ -84,11 +86,11 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
     if isinstance(side, Unit):
         return side, None
     try:
-        stored = services.get_roster(session, side.roster)
-    except services.RosterDeleted as gone:
+        stored = rosters.get_roster(session, side.roster)
+    except RosterDeleted as gone:
         # 410, worded as the rest of the API words a deleted roster.
         raise not_found(lang, side.roster, gone) from gone
-    except services.RosterNotFound as missing:
+    except RosterNotFound as missing:
         raise _refuse(f"{field}.roster", pick(
             lang, f"there is no roster {side.roster}", f"армии {side.roster} нет"),
             missing=True) from missing
@@ -217,13 +219,13 @@ def _choices(session: Any, ids: list[str], lang: Lang) -> tuple[list[Choice], li
         if roster_id in loaded:
             continue
         try:
-            stored = services.get_roster(session, roster_id)
-        except services.RosterDeleted as gone:  # the API answers 410: it is not unknown
+            stored = rosters.get_roster(session, roster_id)
+        except RosterDeleted as gone:  # the API answers 410: it is not unknown
             problems.append(i18n.gettext(
                 "Roster %(id)s was deleted. Its owner can restore it until %(date)s.")
                 % {"id": roster_id, "date": gone.restorable_until.date().isoformat()})
             continue
-        except services.RosterNotFound:
+        except RosterNotFound:
             problems.append(i18n.gettext("There is no roster %(id)s.") % {"id": roster_id})
             continue
         if stored.ruleset != cat.RULESET_ID:

@@ -24,13 +24,25 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import ratelimit, services
 from app.deps import ROSTER_ID, SessionDep
 from app.domain import RULESETS, Evaluation, get_ruleset
 from app.domain.stored_documents import DOCUMENT
 from app.domain.words import counted
 from app.imports import ImportRefused, parse_roster
+from app.services import creation_limit, devices, revisions, rosters
+from app.services.errors import (
+    DocumentTooLarge,
+    EditRefused,
+    KeyRejected,
+    RevisionNotFound,
+    RosterDeleted,
+    RosterNotFound,
+    UnknownDevice,
+    VersionConflict,
+)
+from app.services.records import RESTORE_DAYS, StoredRoster
 from app.storage.db import open_session
+from app.storage.tables import utcnow
 from app.web import conditional, editing, i18n
 from app.web.problems import edit_problem, problem_text
 from app.web.security import csrf_ok, same_origin
@@ -78,16 +90,16 @@ def _finish(request: Request, response: Response) -> Response:
 def _device(request: Request, session: Any, create: bool = False) -> int | None:
     # A device made for this request is the browser's from now on (its cookie is on the way).
     token = getattr(request.state, "new_device", None) or request.cookies.get(DEVICE_COOKIE, "")
-    device_id = services.find_device(session, token) if token else None
+    device_id = devices.find_device(session, token) if token else None
     if device_id is None and create:
-        device_id, token = services.new_device(session)
+        device_id, token = devices.new_device(session)
         request.state.new_device = token
     return device_id
 
 
 def _remember(request: Request, session: Any, roster_id: str, *, by_key: bool = False) -> int:
     """Note a roster this browser may edit in its "my rosters" (`by_key`: opened with its edit
-    key, services.open_with_key); the browser's device, made now if it has none. A device
+    key, devices.open_with_key); the browser's device, made now if it has none. A device
     forgotten between reading the cookie and writing the note (a bound on a roster's browsers,
     or the purge) makes this browser a new one, rather than leaving the roster unreachable
     (a new one's edit key is shown only on the editor, which asks for the note)."""
@@ -96,11 +108,11 @@ def _remember(request: Request, session: Any, roster_id: str, *, by_key: bool = 
         assert device_id is not None
         try:
             if by_key:
-                services.open_with_key(session, device_id, roster_id)
+                devices.open_with_key(session, device_id, roster_id)
             else:
-                services.remember(session, device_id, roster_id, True)
+                devices.remember(session, device_id, roster_id, True)
             return device_id
-        except services.UnknownDevice:
+        except UnknownDevice:
             request.state.new_device = None  # the cookie's device is gone: the next is new
     raise RuntimeError("a new device was forgotten at once")
 
@@ -224,8 +236,8 @@ def deleted_page(request: Request) -> Response:
     return _deleted(request)
 
 
-def _gone(request: Request, error: services.RosterNotFound) -> Response:
-    return _deleted(request) if isinstance(error, services.RosterDeleted) else _missing(request)
+def _gone(request: Request, error: RosterNotFound) -> Response:
+    return _deleted(request) if isinstance(error, RosterDeleted) else _missing(request)
 
 
 def nothing_here(request: Request) -> Response:
@@ -246,21 +258,21 @@ def _expired(request: Request) -> Response:
 
 def _over_limit(request: Request, session: Any) -> Response | None:
     """Count a roster about to be created; the refusal page when this address is over the
-    creation limit (app/ratelimit.py)."""
+    creation limit (app/creation_limit.py)."""
     try:
-        ratelimit.take_creation(request, session)
-    except ratelimit.CreationRefused as refused:
+        creation_limit.take_creation(request, session)
+    except creation_limit.CreationRefused as refused:
         return _limit_refusal(request, refused)
     return None
 
 
-def _limit_refusal(request: Request, refused: ratelimit.CreationRefused) -> Response:
+def _limit_refusal(request: Request, refused: creation_limit.CreationRefused) -> Response:
     response = _refuse(request, 429, refused.message(i18n.request_lang(request)))
     response.headers["Retry-After"] = str(refused.retry_after)
     return response
 
 
-def _created(request: Request, created: services.Created) -> Response:
+def _created(request: Request, created: rosters.Created) -> Response:
     """Open the new roster's editor; its edit link is shown there once, then forgotten."""
     response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
     _show_key_once(request, response, created.roster.id, created.edit_key)
@@ -274,7 +286,7 @@ def _show_key_once(request: Request, response: Response, roster_id: str, key: st
                         **{**_cookie_flags(request), "path": f"/r/{roster_id}/edit"})
 
 
-def roster_context(request: Request, stored: services.StoredRoster,
+def roster_context(request: Request, stored: StoredRoster,
                    evaluation: Evaluation | None = None) -> dict[str, Any]:
     """What every roster page shows; `evaluation` is the stored document's in the page's
     language, when the caller has it already."""
@@ -316,10 +328,10 @@ def _home(request: Request, session: Session, status_code: int = 200,
     context: dict[str, Any] = {"q": "", "sort": "updated", "dir": "desc", "form": {},
                                "error": None, **shown}
     device_id = _device(request, session)
-    context["mine"] = services.my_rosters(
+    context["mine"] = devices.my_rosters(
         session, device_id, query=context["q"], sort=context["sort"],
         descending=context["dir"] == "desc") if device_id else []
-    deleted = services.deleted_rosters(session, device_id) if device_id else []
+    deleted = devices.deleted_rosters(session, device_id) if device_id else []
     # Just deleted from the editor (?deleted=id): said at the top of the list, if it is there.
     just = request.query_params.get("deleted", "")
     context["deleted"] = deleted
@@ -350,7 +362,7 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
                      error=problem_text(exc.errors(), system=ruleset))
     if (refused := _over_limit(request, session)) is not None:
         return refused
-    created = services.create_roster(session, model)
+    created = rosters.create_roster(session, model)
     _remember(request, session, created.roster.id)
     # The key is shown once, on the editor, right after creation.
     return _created(request, created)
@@ -386,13 +398,13 @@ def _import_refused(request: Request, session: Session, refused: ImportRefused) 
 def _import(request: Request, session: Session, model: Any) -> Response:
     try:
         # Counted once the roster is accepted, its size too: a refused file costs nothing.
-        created = services.create_roster(
-            session, model, admit=lambda: ratelimit.take_creation(request, session))
-    except services.DocumentTooLarge:
+        created = rosters.create_roster(
+            session, model, admit=lambda: creation_limit.take_creation(request, session))
+    except DocumentTooLarge:
         return _refuse(request, 413, i18n.gettext(
             "This roster is too large to store: it could not be sent back as read or "
             "exported."))
-    except ratelimit.CreationRefused as refused:
+    except creation_limit.CreationRefused as refused:
         return _limit_refusal(request, refused)
     _remember(request, session, created.roster.id)
     return _created(request, created)
@@ -421,8 +433,8 @@ def view(request: Request, roster_id: str, session: SessionDep) -> Response:
     if _no_such_id(roster_id):
         return _missing(request)
     try:
-        stored = services.get_roster(session, roster_id)
-    except services.RosterNotFound as gone:
+        stored = rosters.get_roster(session, roster_id)
+    except RosterNotFound as gone:
         return _gone(request, gone)
     _note_reader(request, session, roster_id)
     # The page differs by version, language and the browser's CSRF token (in its copy form);
@@ -449,8 +461,8 @@ def _note_reader(request: Request, session: Session, roster_id: str) -> None:
         return
     device_id = _device(request, session)
     if device_id is not None:
-        with contextlib.suppress(services.UnknownDevice, services.RosterNotFound):
-            services.remember(session, device_id, roster_id, False)
+        with contextlib.suppress(UnknownDevice, RosterNotFound):
+            devices.remember(session, device_id, roster_id, False)
 
 
 @router.post("/r/{roster_id}/copy")
@@ -462,11 +474,11 @@ def _copy(request: Request, session: Session, roster_id: str, form: editing.Form
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return _expired(request)
     try:
-        services.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+        rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
         if (refused := _over_limit(request, session)) is not None:
             return refused
-        created = services.copy_roster(session, roster_id)
-    except services.RosterNotFound as error:
+        created = rosters.copy_roster(session, roster_id)
+    except RosterNotFound as error:
         return _gone(request, error)
     _remember(request, session, created.roster.id)
     return _created(request, created)
@@ -479,19 +491,19 @@ def _link_refused(request: Request, session: Session, roster_id: str,
     """The refusal of an edit link whose key is not the roster's, or of a deleted roster;
     None for a good one."""
     try:
-        services.check_edit_key(session, roster_id, key)
-    except services.RosterNotFound:
+        rosters.check_edit_key(session, roster_id, key)
+    except RosterNotFound:
         return _missing(request)
-    except services.KeyRejected:
+    except KeyRejected:
         # The share view is offered only while it is there to read.
-        live = services.is_live(session, roster_id)
+        live = rosters.is_live(session, roster_id)
         return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
                        roster_id if live else None)
     try:  # the key of a deleted roster is still its key: it may restore it
-        services.get_roster(session, roster_id)
-    except services.RosterDeleted as gone:
+        rosters.get_roster(session, roster_id)
+    except RosterDeleted as gone:
         return _restorable(request, roster_id, gone, key=key)
-    except services.RosterNotFound:
+    except RosterNotFound:
         return _missing(request)
     return None
 
@@ -511,8 +523,8 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
         device_id = _device(request, session)
         try:
             if device_id is not None:
-                services.open_with_key(session, device_id, roster_id)
-        except services.UnknownDevice:  # forgotten meanwhile: remembered anew, as below
+                devices.open_with_key(session, device_id, roster_id)
+        except UnknownDevice:  # forgotten meanwhile: remembered anew, as below
             device_id = None
         if device_id is None:
             # A browser not remembered yet is remembered when it comes back with the key in
@@ -526,7 +538,7 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
         refused = _link_refused(request, session, roster_id, linked)
         if refused is None:
             # Deleted since the key was checked: the editor's page says so (and offers it back).
-            with contextlib.suppress(services.RosterNotFound):
+            with contextlib.suppress(RosterNotFound):
                 _remember(request, session, roster_id, by_key=True)
         response = refused or _editor_page(request, session, roster_id)
         response.delete_cookie(LINK_KEY_COOKIE, path=editor_path)
@@ -538,7 +550,7 @@ def _editing(request: Request) -> dict[str, Any]:
     """What the editor's whole page shows to a browser that may edit (its cards for a new edit
     link and for deleting), whether it answers a visit or a refused plain form."""
     # How long the home page offers it back once deleted: "30 days", «30 дней».
-    return {"editing": True, "restore_period": counted(services.RESTORE_DAYS, "day",
+    return {"editing": True, "restore_period": counted(RESTORE_DAYS, "day",
                                                        i18n.request_lang(request))}
 
 
@@ -555,28 +567,28 @@ def _undo_chain(request: Request, version: int) -> int | None:
 def _opened_to_edit(session: Session, device_id: int | None, roster_id: str) -> bool:
     """Whether the device may edit the roster; if so, noted as opening it now. A device
     forgotten since its right was read (a bound, the purge) may not."""
-    if device_id is None or not services.can_edit(session, device_id, roster_id):
+    if device_id is None or not devices.can_edit(session, device_id, roster_id):
         return False
     try:
-        services.remember(session, device_id, roster_id, True)
-    except services.UnknownDevice:
+        devices.remember(session, device_id, roster_id, True)
+    except UnknownDevice:
         return False
     return True
 
 
 def _editor_page(request: Request, session: Session, roster_id: str) -> Response:
     try:
-        stored = services.get_roster(session, roster_id)
-    except services.RosterDeleted as gone:
+        stored = rosters.get_roster(session, roster_id)
+    except RosterDeleted as gone:
         device_id = _device(request, session)
-        if device_id is not None and services.can_edit(session, device_id, roster_id):
+        if device_id is not None and devices.can_edit(session, device_id, roster_id):
             return _restorable(request, roster_id, gone)
         return _deleted(request)
-    except services.RosterNotFound as error:
+    except RosterNotFound as error:
         return _gone(request, error)
     try:
         may_edit = _opened_to_edit(session, _device(request, session), roster_id)
-    except services.RosterNotFound as error:  # deleted since it was read
+    except RosterNotFound as error:  # deleted since it was read
         return _gone(request, error)
     if not may_edit:
         return _refuse(request, 403, i18n.gettext(
@@ -618,7 +630,7 @@ def _granted(request: Request, session: Session, roster_id: str,
 def _editing_device(request: Request, session: Session, roster_id: str) -> int | None:
     """This browser's device when it may edit the roster, else None."""
     device_id = _device(request, session)
-    if device_id is None or not services.can_edit(session, device_id, roster_id):
+    if device_id is None or not devices.can_edit(session, device_id, roster_id):
         return None
     return device_id
 
@@ -629,8 +641,8 @@ def _new_link(request: Request, session: Session, roster_id: str,
     if refused is not None:
         return refused
     try:
-        key = services.new_edit_key(session, roster_id, keep_device=device_id)
-    except services.RosterNotFound as error:
+        key = rosters.new_edit_key(session, roster_id, keep_device=device_id)
+    except RosterNotFound as error:
         return _gone(request, error)
     response = _redirect(request, f"/r/{quote(roster_id)}/edit")
     _show_key_once(request, response, roster_id, key)
@@ -643,12 +655,12 @@ def _too_late() -> str:
     return i18n.gettext("This roster can no longer be restored: the time to restore it is over.")
 
 
-def _restorable(request: Request, roster_id: str, gone: services.RosterDeleted,
+def _restorable(request: Request, roster_id: str, gone: RosterDeleted,
                 key: str = "") -> Response:
     """The page of a deleted roster for whoever may restore it: a browser that may edit it,
     or one holding its edit link (`key`, sent back with the form: the link has no grant to
     stand on). Kept by no cache: it may carry the key."""
-    if gone.restorable_until <= services.utcnow():  # past it, until the purge removes it
+    if gone.restorable_until <= utcnow():  # past it, until the purge removes it
         return _refuse(request, 410, _too_late())
     lang = i18n.request_lang(request)
     response = page(request, "rosters/refused.html", {
@@ -663,7 +675,7 @@ def _restorable(request: Request, roster_id: str, gone: services.RosterDeleted,
 @router.post("/r/{roster_id}/delete")
 async def delete(request: Request, roster_id: str) -> Response:
     """Delete a roster this browser may edit: its share link and editor answer 410, and this
-    browser's home page offers it back for services.RESTORE_DAYS days (the API's DELETE)."""
+    browser's home page offers it back for RESTORE_DAYS days (the API's DELETE)."""
     return await _roster_form(request, roster_id, _delete)
 
 
@@ -672,8 +684,8 @@ def _delete(request: Request, session: Session, roster_id: str,
     if (refused := _granted(request, session, roster_id, form)[1]) is not None:
         return refused
     try:
-        services.delete_roster(session, roster_id)  # twice keeps the first date
-    except services.RosterNotFound:
+        rosters.delete_roster(session, roster_id)  # twice keeps the first date
+    except RosterNotFound:
         return _missing(request)
     # Its notice takes the focus (autofocus), which a #fragment in the address would prevent.
     return _redirect(request, f"/?deleted={quote(roster_id)}")
@@ -696,21 +708,21 @@ def _restore(request: Request, session: Session, roster_id: str,
         if not key:
             return _not_editable(request)
         try:
-            services.check_edit_key(session, roster_id, key)
-        except services.RosterNotFound:
+            rosters.check_edit_key(session, roster_id, key)
+        except RosterNotFound:
             return _missing(request)
-        except services.KeyRejected:  # a roster to restore has no share view to offer
+        except KeyRejected:  # a roster to restore has no share view to offer
             return _refuse(request, 403, i18n.gettext("This edit link is not valid."))
     try:
-        services.get_roster(session, roster_id)
+        rosters.get_roster(session, roster_id)
         deleted = False  # a live roster stays as it is
-    except services.RosterDeleted:
+    except RosterDeleted:
         deleted = True
-    except services.RosterNotFound:  # purged, or never stored
+    except RosterNotFound:  # purged, or never stored
         return _missing(request)
     try:
-        services.restore_roster(session, roster_id)
-    except services.RosterNotFound:  # past the time to restore it: gone, as its pages say
+        rosters.restore_roster(session, roster_id)
+    except RosterNotFound:  # past the time to restore it: gone, as its pages say
         return _refuse(request, 410, _too_late())
     if not granted:
         # The key holder edits in this browser from now on, as after opening the link.
@@ -754,7 +766,7 @@ def _posted_change(request: Request, form: editing.Form) -> _Posted | None:
 
 def _edit(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
     """The editor's change, in a worker thread: read (proving the right), apply, validate,
-    and one write that checks the version (services.replace_roster)."""
+    and one write that checks the version (rosters.replace_roster)."""
     change = _posted_change(request, form)
     if change is None:
         return _expired(request)
@@ -765,7 +777,7 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
     evaluated: Evaluation | None = None
     undo_to: int | None = None  # after an undo, where the next one goes back to
     try:
-        stored = services.editable_roster(session, token, roster_id)
+        stored = devices.editable_roster(session, token, roster_id)
         if expected != stored.version:
             problem = i18n.gettext(
                 "This roster was changed in another tab or by another device (now version "
@@ -783,15 +795,15 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
                 # version, which undo would then have to step over for nothing.
                 model = stored.document
             else:
-                stored = services.replace_roster(session, roster_id, model, expected,
+                stored = rosters.replace_roster(session, roster_id, model, expected,
                                                  evaluation=evaluated, device_token=token)
             if target is not None:
                 undo_to = target - 1
-    except services.EditRefused:  # by the read, or by the write (withdrawn since)
+    except EditRefused:  # by the read, or by the write (withdrawn since)
         return _not_editable(request)
-    except services.RosterNotFound as error:  # deleted, whenever
+    except RosterNotFound as error:  # deleted, whenever
         return _gone(request, error)
-    except services.VersionConflict as exc:  # another tab, device or worker was first
+    except VersionConflict as exc:  # another tab, device or worker was first
         stored = exc.current
         problem = i18n.gettext(
             "This roster was changed in another tab or by another device (now version "
@@ -801,7 +813,7 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
     except editing.EditError as exc:
         problem = edit_problem(exc.field, exc.message, form.get("unit"), stored.ruleset)
         status = 422
-    except services.DocumentTooLarge:
+    except DocumentTooLarge:
         problem, status = i18n.gettext(
             "This change would make the roster too large to store. It was not saved."), 422
     except ValidationError as exc:
@@ -810,7 +822,7 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
                    undo_to)
 
 
-def _undone(session: Session, stored: services.StoredRoster, form: editing.Form,
+def _undone(session: Session, stored: StoredRoster, form: editing.Form,
             lang: str) -> tuple[int, Any, Evaluation]:
     """Undo: the document of an earlier version (the form's `undo_to`, else the one before
     the current), stored again as the next version, so that undoing is itself a change that
@@ -823,8 +835,8 @@ def _undone(session: Session, stored: services.StoredRoster, form: editing.Form,
         raise editing.EditError("undo_to", i18n.gettext("there is no earlier version to go "
                                                         "back to"))
     try:
-        revision = services.get_revision(session, stored.id, target)
-    except services.RevisionNotFound:
+        revision = revisions.get_revision(session, stored.id, target)
+    except RevisionNotFound:
         raise editing.EditError("undo_to", i18n.gettext(
             "version %(v)s is no longer kept") % {"v": target}) from None
     # Judged by its own rule system: the API may have changed the roster's since.
@@ -832,7 +844,7 @@ def _undone(session: Session, stored: services.StoredRoster, form: editing.Form,
     return target, document, RULESETS[document.ruleset].evaluate(document, lang)
 
 
-def _changed(stored: services.StoredRoster, form: editing.Form,
+def _changed(stored: StoredRoster, form: editing.Form,
              lang: str) -> tuple[Any, Evaluation]:
     """The roster with the form's change applied, and judged once, in the page's language:
     for the stored summary and for the page. EditError or ValidationError if the change is
@@ -844,7 +856,7 @@ def _changed(stored: services.StoredRoster, form: editing.Form,
 
 
 def _edited(request: Request, roster_id: str, form: editing.Form,
-            stored: services.StoredRoster, model: Any, evaluated: Evaluation | None,
+            stored: StoredRoster, model: Any, evaluated: Evaluation | None,
             problem: str | None, status: int, undo_to: int | None = None) -> Response:
     """The answer to a change: a redirect for a plain form, else the changed unit alone or
     the whole editor, with the problem if there was one."""

@@ -141,7 +141,8 @@ class StaleVersion(BaseModel):
 
 
 class CreationLog(SQLModel, table=True):
-    """One roster creation admitted by the creation limit (app/ratelimit.py): who and when.
+    """One roster creation admitted by the creation limit (app/services/creation_limit.py):
+    who and when.
 
     Kept in the database rather than in memory so that every server process counts against the
     same total. A client needs at most `limit` rows (those in the last window); older ones are

@@ -14,11 +14,12 @@ from fastapi.exceptions import RequestValidationError
 from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response
 
-from app import services
 from app.deps import RosterId, SessionDep, not_found
 from app.domain.base import Lang
 from app.exports import sheet_of
 from app.exports.formats import FORMATS
+from app.services import rosters
+from app.services.errors import RosterNotFound
 from app.web import conditional
 from app.web.i18n import request_lang
 from app.web.templating import VARY, render, site_address
@@ -80,8 +81,8 @@ def print_sheet(
     """A clean army sheet for the table, made to be printed."""
     sheet_lang = lang or request_lang(request)
     try:
-        roster = services.get_roster(session, roster_id)
-    except services.RosterNotFound as error:
+        roster = rosters.get_roster(session, roster_id)
+    except RosterNotFound as error:
         raise not_found(sheet_lang, roster_id, error) from error
     system = FORMATS[roster.ruleset]
     optional = chosen_sections(sections, tuple(system.OPTIONAL_SECTIONS))

@@ -12,9 +12,11 @@ from pydantic import TypeAdapter
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from app import cli, services
+from app import cli
 from app.config import get_settings
 from app.domain import RosterDocument
+from app.services import rosters
+from app.services.errors import RosterNotFound
 from app.storage.db import current_revision, make_engine, migrate
 from app.storage.tables import Roster, utcnow
 from tests.helpers.databases import POSTGRES_URL, settings_for, sqlite_url
@@ -39,7 +41,7 @@ def store(url: str, count: int) -> list[str]:
     migrate(engine)
     document = TypeAdapter(RosterDocument).validate_python(army())  # type: ignore[arg-type]
     with Session(engine) as session:
-        made = [services.create_roster(session, document).roster.id for _ in range(count)]
+        made = [rosters.create_roster(session, document).roster.id for _ in range(count)]
     engine.dispose()
     return made
 
@@ -71,7 +73,7 @@ def test_backup_copies_every_roster_while_the_database_is_open(
         assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     restored = make_engine(settings_for(f"sqlite:///{tmp_path / 'copy.db'}"))
     with Session(restored) as session:
-        assert [services.get_roster(session, i).version for i in made] == [1] * 5
+        assert [rosters.get_roster(session, i).version for i in made] == [1] * 5
     restored.dispose()
 
 
@@ -120,16 +122,16 @@ def test_purge_removes_only_rosters_deleted_over_thirty_days_ago(
     old, recent, alive = store(database_env, 3)
     engine = make_engine(settings_for(database_env))
     with Session(engine) as session:
-        services.delete_roster(session, old)
-        services.delete_roster(session, recent)
+        rosters.delete_roster(session, old)
+        rosters.delete_roster(session, recent)
         session.exec(update(Roster).where(col(Roster.id) == old)
                      .values(deleted_at=utcnow() - timedelta(days=30, minutes=1)))
         session.commit()
     assert cli.main(["purge"]) == 0
     assert "purged 1" in capsys.readouterr().out
     with Session(engine) as session:
-        with pytest.raises(services.RosterNotFound):
-            services.check_edit_key(session, old, "x")
-        assert services.restore_roster(session, recent).id == recent
-        assert services.get_roster(session, alive).id == alive
+        with pytest.raises(RosterNotFound):
+            rosters.check_edit_key(session, old, "x")
+        assert rosters.restore_roster(session, recent).id == recent
+        assert rosters.get_roster(session, alive).id == alive
     engine.dispose()

@@ -14,7 +14,7 @@ from sqlalchemy import Engine, text
 from sqlmodel import Session, SQLModel
 
 import app.storage.tables  # noqa: F401  (the tables compared against)
-from app import services
+from app.services import devices, revisions, rosters
 from app.storage.db import alembic_config, current_revision, make_engine, migrate
 from tests.helpers.databases import settings_for, sqlite_url
 
@@ -74,21 +74,21 @@ def test_upgrading_from_the_first_schema_keeps_rosters_and_their_history(
     assert current_revision(empty) == head
     assert differences(empty) == []
     with Session(empty) as session:
-        kept = services.get_roster(session, "oldroster0000000")
+        kept = rosters.get_roster(session, "oldroster0000000")
         assert (kept.name, kept.version) == ("Орда Субэдэя", 2)
-        assert [r.version for r in services.list_revisions(session, kept.id)] == [1, 2]
-        device_id, _ = services.new_device(session)
-        services.remember(session, device_id, kept.id, False)
-        assert [m.id for m in services.my_rosters(session, device_id, query="ОРДА")] == [kept.id]
+        assert [r.version for r in revisions.list_revisions(session, kept.id)] == [1, 2]
+        device_id, _ = devices.new_device(session)
+        devices.remember(session, device_id, kept.id, False)
+        assert [m.id for m in devices.my_rosters(session, device_id, query="ОРДА")] == [kept.id]
 
 
 def test_migrating_again_changes_nothing(empty: Engine) -> None:
     migrate(empty)
     with Session(empty) as session:
-        roster_id = services.create_roster(session, _army()).roster.id
+        roster_id = rosters.create_roster(session, _army()).roster.id
     migrate(empty)
     with Session(empty) as session:
-        assert services.get_roster(session, roster_id).version == 1
+        assert rosters.get_roster(session, roster_id).version == 1
 
 
 def test_downgrading_to_the_previous_head_and_back_works(empty: Engine) -> None:

@@ -10,8 +10,17 @@ import pytest
 from sqlalchemy import Engine, func, update
 from sqlmodel import Session, col, select
 
-from app import services
 from app.domain import RosterDocument
+from app.services import devices, revisions, rosters
+from app.services.errors import (
+    EditRefused,
+    KeyRejected,
+    RevisionNotFound,
+    RosterDeleted,
+    RosterNotFound,
+    UnknownDevice,
+    VersionConflict,
+)
 from app.storage.tables import Device, DeviceRoster, Revision, Roster, utcnow
 from tests.helpers.documents import army
 
@@ -32,18 +41,18 @@ def revision_count(session: Session, roster_id: str) -> int:
 
 
 def test_a_stored_roster_reads_back_at_version_one(session: Session) -> None:
-    created = services.create_roster(session, document(name="Тумен"))
-    stored = services.get_roster(session, created.roster.id)
+    created = rosters.create_roster(session, document(name="Тумен"))
+    stored = rosters.get_roster(session, created.roster.id)
     assert stored.version == 1
     assert stored.name == "Тумен"
     assert stored.document == document(name="Тумен")
     assert stored.created_at == stored.updated_at
     assert stored.created_at.tzinfo is not None
-    assert services.list_revisions(session, stored.id)[0].version == 1
+    assert revisions.list_revisions(session, stored.id)[0].version == 1
 
 
 def test_ids_and_edit_keys_are_long_random_and_url_safe(session: Session) -> None:
-    made = [services.create_roster(session, document()) for _ in range(20)]
+    made = [rosters.create_roster(session, document()) for _ in range(20)]
     ids = {c.roster.id for c in made}
     keys = {c.edit_key for c in made}
     assert len(ids) == len(keys) == 20
@@ -52,45 +61,45 @@ def test_ids_and_edit_keys_are_long_random_and_url_safe(session: Session) -> Non
 
 
 def test_the_edit_key_opens_its_roster_only_and_is_not_stored(session: Session) -> None:
-    first = services.create_roster(session, document())
-    second = services.create_roster(session, document())
-    services.check_edit_key(session, first.roster.id, first.edit_key)
-    with pytest.raises(services.KeyRejected):
-        services.check_edit_key(session, first.roster.id, second.edit_key)
-    with pytest.raises(services.RosterNotFound):
-        services.check_edit_key(session, "no-such-roster", first.edit_key)
+    first = rosters.create_roster(session, document())
+    second = rosters.create_roster(session, document())
+    rosters.check_edit_key(session, first.roster.id, first.edit_key)
+    with pytest.raises(KeyRejected):
+        rosters.check_edit_key(session, first.roster.id, second.edit_key)
+    with pytest.raises(RosterNotFound):
+        rosters.check_edit_key(session, "no-such-roster", first.edit_key)
     row = session.exec(select(Roster).where(Roster.id == first.roster.id)).one()
     assert first.edit_key not in " ".join(str(v) for v in row.model_dump().values())
 
 
 def test_each_accepted_change_adds_one_version_and_one_revision(session: Session) -> None:
-    roster_id = services.create_roster(session, document(name="v1")).roster.id
+    roster_id = rosters.create_roster(session, document(name="v1")).roster.id
     for version in (1, 2, 3):
-        stored = services.replace_roster(session, roster_id, document(name=f"v{version + 1}"),
+        stored = rosters.replace_roster(session, roster_id, document(name=f"v{version + 1}"),
                                          version)
         assert stored.version == version + 1
-    assert [r.version for r in services.list_revisions(session, roster_id)] == [1, 2, 3, 4]
+    assert [r.version for r in revisions.list_revisions(session, roster_id)] == [1, 2, 3, 4]
     for version in (1, 2, 3, 4):
-        revision = services.get_revision(session, roster_id, version)
+        revision = revisions.get_revision(session, roster_id, version)
         assert revision.document == document(name=f"v{version}")
-    assert services.get_roster(session, roster_id).document == document(name="v4")
+    assert rosters.get_roster(session, roster_id).document == document(name="v4")
 
 
 def test_a_change_against_a_stale_version_changes_nothing(session: Session) -> None:
-    roster_id = services.create_roster(session, document(name="first")).roster.id
-    services.replace_roster(session, roster_id, document(name="second"), 1)
+    roster_id = rosters.create_roster(session, document(name="first")).roster.id
+    rosters.replace_roster(session, roster_id, document(name="second"), 1)
     for stale in (1, 3, 0, -5, 2**40):
-        with pytest.raises(services.VersionConflict) as conflict:
-            services.replace_roster(session, roster_id, document(name="lost"), stale)
+        with pytest.raises(VersionConflict) as conflict:
+            rosters.replace_roster(session, roster_id, document(name="lost"), stale)
         assert conflict.value.current.version == 2
         assert conflict.value.current.document == document(name="second")
-    assert services.get_roster(session, roster_id).version == 2
+    assert rosters.get_roster(session, roster_id).version == 2
     assert revision_count(session, roster_id) == 2
 
 
 def test_racing_writers_from_one_version_have_exactly_one_winner(engine: Engine) -> None:
     with Session(engine) as session:
-        roster_id = services.create_roster(session, document()).roster.id
+        roster_id = rosters.create_roster(session, document()).roster.id
     start = threading.Barrier(8)
     outcomes: list[str] = []
 
@@ -98,9 +107,9 @@ def test_racing_writers_from_one_version_have_exactly_one_winner(engine: Engine)
         with Session(engine) as own:
             start.wait()
             try:
-                services.replace_roster(own, roster_id, document(name=f"writer {n}"), 1)
+                rosters.replace_roster(own, roster_id, document(name=f"writer {n}"), 1)
                 outcomes.append(f"writer {n}")
-            except services.VersionConflict:
+            except VersionConflict:
                 outcomes.append("conflict")
 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(8)]
@@ -111,19 +120,19 @@ def test_racing_writers_from_one_version_have_exactly_one_winner(engine: Engine)
     winners = [o for o in outcomes if o != "conflict"]
     assert len(outcomes) == 8 and len(winners) == 1
     with Session(engine) as session:
-        stored = services.get_roster(session, roster_id)
+        stored = rosters.get_roster(session, roster_id)
         assert (stored.version, stored.name) == (2, winners[0])
-        assert services.get_revision(session, roster_id, 2).document == document(name=winners[0])
+        assert revisions.get_revision(session, roster_id, 2).document == document(name=winners[0])
         assert revision_count(session, roster_id) == 2
 
 
 def test_summary_columns_follow_every_write(session: Session) -> None:
-    roster_id = services.create_roster(session, document(name="Малое войско", figures=5)).roster.id
-    services.replace_roster(session, roster_id,
+    roster_id = rosters.create_roster(session, document(name="Малое войско", figures=5)).roster.id
+    rosters.replace_roster(session, roster_id,
                             document(name="Великое войско", figures=500, points_limit=100), 1)
     row = session.exec(select(Roster).where(Roster.id == roster_id)).one()
     session.commit()
-    priced = services.get_roster(session, roster_id)
+    priced = rosters.get_roster(session, roster_id)
     assert (row.name, row.search_name) == ("Великое войско", "великое войско")
     assert row.points_limit == 100
     assert row.total > 100 and row.valid is False  # over its limit, yet stored
@@ -131,107 +140,107 @@ def test_summary_columns_follow_every_write(session: Session) -> None:
 
 
 def test_a_deleted_roster_is_hidden_and_restored_with_its_history(session: Session) -> None:
-    roster_id = services.create_roster(session, document(name="a")).roster.id
-    services.replace_roster(session, roster_id, document(name="b"), 1)
-    services.delete_roster(session, roster_id)
-    with pytest.raises(services.RosterDeleted) as deleted:
-        services.get_roster(session, roster_id)
+    roster_id = rosters.create_roster(session, document(name="a")).roster.id
+    rosters.replace_roster(session, roster_id, document(name="b"), 1)
+    rosters.delete_roster(session, roster_id)
+    with pytest.raises(RosterDeleted) as deleted:
+        rosters.get_roster(session, roster_id)
     assert deleted.value.restorable_until > utcnow() + timedelta(days=29)
-    for hidden in (lambda: services.list_revisions(session, roster_id),
-                   lambda: services.copy_roster(session, roster_id),
-                   lambda: services.replace_roster(session, roster_id, document(), 2)):
-        with pytest.raises(services.RosterNotFound):
+    for hidden in (lambda: revisions.list_revisions(session, roster_id),
+                   lambda: rosters.copy_roster(session, roster_id),
+                   lambda: rosters.replace_roster(session, roster_id, document(), 2)):
+        with pytest.raises(RosterNotFound):
             hidden()
-    restored = services.restore_roster(session, roster_id)
+    restored = rosters.restore_roster(session, roster_id)
     assert (restored.version, restored.name) == (2, "b")
-    assert [r.version for r in services.list_revisions(session, roster_id)] == [1, 2]
+    assert [r.version for r in revisions.list_revisions(session, roster_id)] == [1, 2]
 
 
 def test_a_deletion_older_than_thirty_days_cannot_be_restored(session: Session) -> None:
-    roster_id = services.create_roster(session, document()).roster.id
-    services.delete_roster(session, roster_id)
+    roster_id = rosters.create_roster(session, document()).roster.id
+    rosters.delete_roster(session, roster_id)
     session.exec(update(Roster).where(col(Roster.id) == roster_id)
                  .values(deleted_at=utcnow() - timedelta(days=31)))
     session.commit()
-    with pytest.raises(services.RosterNotFound):
-        services.restore_roster(session, roster_id)
+    with pytest.raises(RosterNotFound):
+        rosters.restore_roster(session, roster_id)
 
 
 def test_purge_removes_old_deletions_with_their_revisions_only(session: Session) -> None:
-    old = services.create_roster(session, document(name="old")).roster.id
-    recent = services.create_roster(session, document(name="recent")).roster.id
-    alive = services.create_roster(session, document(name="alive")).roster.id
-    services.delete_roster(session, old)
-    services.delete_roster(session, recent)
+    old = rosters.create_roster(session, document(name="old")).roster.id
+    recent = rosters.create_roster(session, document(name="recent")).roster.id
+    alive = rosters.create_roster(session, document(name="alive")).roster.id
+    rosters.delete_roster(session, old)
+    rosters.delete_roster(session, recent)
     session.exec(update(Roster).where(col(Roster.id) == old)
                  .values(deleted_at=utcnow() - timedelta(days=31)))
     session.commit()
-    assert services.purge_deleted(session) == 1
+    assert rosters.purge_deleted(session) == 1
     assert revision_count(session, old) == 0
-    with pytest.raises(services.RosterNotFound):
-        services.check_edit_key(session, old, "any")
-    assert services.restore_roster(session, recent).name == "recent"
-    assert services.get_roster(session, alive).name == "alive"
+    with pytest.raises(RosterNotFound):
+        rosters.check_edit_key(session, old, "any")
+    assert rosters.restore_roster(session, recent).name == "recent"
+    assert rosters.get_roster(session, alive).name == "alive"
 
 
 def test_a_copy_is_a_new_roster_that_records_its_origin(session: Session) -> None:
-    original = services.create_roster(session, document(name="Оригинал"))
-    services.replace_roster(session, original.roster.id, document(name="Оригинал 2"), 1)
-    copy = services.copy_roster(session, original.roster.id)
+    original = rosters.create_roster(session, document(name="Оригинал"))
+    rosters.replace_roster(session, original.roster.id, document(name="Оригинал 2"), 1)
+    copy = rosters.copy_roster(session, original.roster.id)
     assert copy.roster.id != original.roster.id
     assert copy.edit_key != original.edit_key
     assert copy.roster.version == 1
     assert copy.roster.document == document(name="Оригинал 2")
     assert (copy.roster.copied_from_id, copy.roster.copied_from_version) == (
         original.roster.id, 2)
-    with pytest.raises(services.KeyRejected):
-        services.check_edit_key(session, original.roster.id, copy.edit_key)
+    with pytest.raises(KeyRejected):
+        rosters.check_edit_key(session, original.roster.id, copy.edit_key)
     # The record of origin outlives the original.
-    services.delete_roster(session, original.roster.id)
-    services.purge_deleted(session, now=utcnow() + timedelta(days=31))
-    assert services.get_roster(session, copy.roster.id).copied_from_id == original.roster.id
+    rosters.delete_roster(session, original.roster.id)
+    rosters.purge_deleted(session, now=utcnow() + timedelta(days=31))
+    assert rosters.get_roster(session, copy.roster.id).copied_from_id == original.roster.id
 
 
 def test_an_unknown_revision_is_reported_as_such(session: Session) -> None:
-    roster_id = services.create_roster(session, document()).roster.id
+    roster_id = rosters.create_roster(session, document()).roster.id
     for version in (0, 2, 2**40):
-        with pytest.raises(services.RevisionNotFound):
-            services.get_revision(session, roster_id, version)
+        with pytest.raises(RevisionNotFound):
+            revisions.get_revision(session, roster_id, version)
 
 
 def test_a_device_is_found_by_its_token_which_is_not_stored(session: Session) -> None:
-    device_id, token = services.new_device(session)
-    other_id, other_token = services.new_device(session)
+    device_id, token = devices.new_device(session)
+    other_id, other_token = devices.new_device(session)
     assert len(token) >= 22 and URL_SAFE.match(token)
-    assert services.find_device(session, token) == device_id
-    assert services.find_device(session, other_token) == other_id != device_id
-    assert services.find_device(session, token + "x") is None
+    assert devices.find_device(session, token) == device_id
+    assert devices.find_device(session, other_token) == other_id != device_id
+    assert devices.find_device(session, token + "x") is None
     hashes = session.exec(select(Device.token_hash)).all()
     session.commit()
     assert token not in hashes and other_token not in hashes
 
 
 def test_an_edit_right_once_granted_survives_read_only_visits(session: Session) -> None:
-    device_id, _ = services.new_device(session)
-    roster_id = services.create_roster(session, document()).roster.id
-    assert services.can_edit(session, device_id, roster_id) is False
-    services.remember(session, device_id, roster_id, False)
-    assert services.can_edit(session, device_id, roster_id) is False
-    services.remember(session, device_id, roster_id, True)
-    services.remember(session, device_id, roster_id, False)
-    assert services.can_edit(session, device_id, roster_id) is True
-    assert [m.can_edit for m in services.my_rosters(session, device_id)] == [True]
+    device_id, _ = devices.new_device(session)
+    roster_id = rosters.create_roster(session, document()).roster.id
+    assert devices.can_edit(session, device_id, roster_id) is False
+    devices.remember(session, device_id, roster_id, False)
+    assert devices.can_edit(session, device_id, roster_id) is False
+    devices.remember(session, device_id, roster_id, True)
+    devices.remember(session, device_id, roster_id, False)
+    assert devices.can_edit(session, device_id, roster_id) is True
+    assert [m.can_edit for m in devices.my_rosters(session, device_id)] == [True]
 
 
 def three_browsers(session: Session, name: str) -> tuple[str, str, str, str]:
     """A new roster and the device tokens of a browser that may edit it, one that has only
     viewed it and one that has never seen it."""
-    editor_id, editor = services.new_device(session)
-    reader_id, reader = services.new_device(session)
-    _, stranger = services.new_device(session)
-    roster_id = services.create_roster(session, document(name=name)).roster.id
-    services.remember(session, editor_id, roster_id, True)
-    services.remember(session, reader_id, roster_id, False)
+    editor_id, editor = devices.new_device(session)
+    reader_id, reader = devices.new_device(session)
+    _, stranger = devices.new_device(session)
+    roster_id = rosters.create_roster(session, document(name=name)).roster.id
+    devices.remember(session, editor_id, roster_id, True)
+    devices.remember(session, reader_id, roster_id, False)
     return roster_id, editor, reader, stranger
 
 
@@ -239,16 +248,16 @@ def test_the_editor_reads_a_roster_only_for_a_browser_that_may_edit_it(
         session: Session) -> None:
     roster_id, editor, reader, stranger = three_browsers(session, "Право правки")
 
-    stored = services.editable_roster(session, editor, roster_id)
+    stored = devices.editable_roster(session, editor, roster_id)
     assert (stored.id, stored.version, stored.name) == (roster_id, 1, "Право правки")
     for token in (reader, stranger, "", editor + "x"):
-        with pytest.raises(services.EditRefused):
-            services.editable_roster(session, token, roster_id)
-    with pytest.raises(services.EditRefused):  # the right is asked first, so nothing leaks
-        services.editable_roster(session, editor, "no-such-roster")
-    services.delete_roster(session, roster_id)
-    with pytest.raises(services.RosterDeleted):
-        services.editable_roster(session, editor, roster_id)
+        with pytest.raises(EditRefused):
+            devices.editable_roster(session, token, roster_id)
+    with pytest.raises(EditRefused):  # the right is asked first, so nothing leaks
+        devices.editable_roster(session, editor, "no-such-roster")
+    rosters.delete_roster(session, roster_id)
+    with pytest.raises(RosterDeleted):
+        devices.editable_roster(session, editor, roster_id)
 
 
 def test_a_change_made_for_a_browser_is_stored_only_while_it_may_edit(
@@ -256,15 +265,15 @@ def test_a_change_made_for_a_browser_is_stored_only_while_it_may_edit(
     roster_id, editor, reader, stranger = three_browsers(session, "v1")
 
     for token in (reader, stranger, "", editor + "x"):
-        with pytest.raises(services.EditRefused):
-            services.replace_roster(session, roster_id, document(name="чужое"), 1,
+        with pytest.raises(EditRefused):
+            rosters.replace_roster(session, roster_id, document(name="чужое"), 1,
                                     device_token=token)
-    assert services.get_roster(session, roster_id).version == 1
+    assert rosters.get_roster(session, roster_id).version == 1
     assert revision_count(session, roster_id) == 1
-    assert services.replace_roster(session, roster_id, document(name="v2"), 1,
+    assert rosters.replace_roster(session, roster_id, document(name="v2"), 1,
                                    device_token=editor).version == 2
-    with pytest.raises(services.VersionConflict) as stale:
-        services.replace_roster(session, roster_id, document(name="старое"), 1,
+    with pytest.raises(VersionConflict) as stale:
+        rosters.replace_roster(session, roster_id, document(name="старое"), 1,
                                 device_token=editor)
     assert (stale.value.current.version, stale.value.current.name) == (2, "v2")
 
@@ -272,39 +281,39 @@ def test_a_change_made_for_a_browser_is_stored_only_while_it_may_edit(
     session.exec(update(DeviceRoster).where(col(DeviceRoster.roster_id) == roster_id)
                  .values(can_edit=False))
     session.commit()
-    with pytest.raises(services.EditRefused):
-        services.replace_roster(session, roster_id, document(name="v3"), 2,
+    with pytest.raises(EditRefused):
+        rosters.replace_roster(session, roster_id, document(name="v3"), 2,
                                 device_token=editor)
     session.exec(update(DeviceRoster).where(col(DeviceRoster.roster_id) == roster_id)
                  .values(can_edit=True))
     session.commit()
-    services.delete_roster(session, roster_id)
-    with pytest.raises(services.RosterDeleted):
-        services.replace_roster(session, roster_id, document(name="v3"), 2,
+    rosters.delete_roster(session, roster_id)
+    with pytest.raises(RosterDeleted):
+        rosters.replace_roster(session, roster_id, document(name="v3"), 2,
                                 device_token=editor)
-    services.restore_roster(session, roster_id)
-    assert services.get_roster(session, roster_id).name == "v2"
+    rosters.restore_roster(session, roster_id)
+    assert rosters.get_roster(session, roster_id).name == "v2"
     assert revision_count(session, roster_id) == 2
 
 
 def test_remember_refuses_unknown_rosters_and_devices(session: Session) -> None:
-    device_id, _ = services.new_device(session)
-    roster_id = services.create_roster(session, document()).roster.id
-    with pytest.raises(services.RosterNotFound):
-        services.remember(session, device_id, "nothing-here", True)
-    with pytest.raises(services.UnknownDevice):
-        services.remember(session, device_id + 1000, roster_id, True)
-    assert services.my_rosters(session, device_id) == []
+    device_id, _ = devices.new_device(session)
+    roster_id = rosters.create_roster(session, document()).roster.id
+    with pytest.raises(RosterNotFound):
+        devices.remember(session, device_id, "nothing-here", True)
+    with pytest.raises(UnknownDevice):
+        devices.remember(session, device_id + 1000, roster_id, True)
+    assert devices.my_rosters(session, device_id) == []
 
 
 def test_my_rosters_finds_names_whatever_their_case_even_in_cyrillic(session: Session) -> None:
-    device_id, _ = services.new_device(session)
+    device_id, _ = devices.new_device(session)
     for name in ("Орда Субэдэя", "Тевтонский орден", "Golden Horde", "100%_real"):
-        services.remember(session, device_id,
-                          services.create_roster(session, document(name=name)).roster.id, True)
+        devices.remember(session, device_id,
+                          rosters.create_roster(session, document(name=name)).roster.id, True)
 
     def names(query: str) -> set[str]:
-        return {m.name for m in services.my_rosters(session, device_id, query=query)}
+        return {m.name for m in devices.my_rosters(session, device_id, query=query)}
 
     assert names("ОРДА") == {"Орда Субэдэя"}
     assert names("орд") == {"Орда Субэдэя", "Тевтонский орден"}
@@ -315,15 +324,15 @@ def test_my_rosters_finds_names_whatever_their_case_even_in_cyrillic(session: Se
 
 
 def test_my_rosters_sort_by_each_column_both_ways(session: Session) -> None:
-    device_id, _ = services.new_device(session)
+    device_id, _ = devices.new_device(session)
     made = [("б войско", "mongols", 5), ("А войско", "russians", 30), ("в войско", "generic", 1)]
     for name, nation, figures in made:
-        roster_id = services.create_roster(
+        roster_id = rosters.create_roster(
             session, document(name=name, nation=nation, figures=figures)).roster.id
-        services.remember(session, device_id, roster_id, False)
+        devices.remember(session, device_id, roster_id, False)
 
     def order(sort: str, descending: bool) -> list[str]:
-        mine = services.my_rosters(session, device_id, sort=sort, descending=descending)
+        mine = devices.my_rosters(session, device_id, sort=sort, descending=descending)
         return [m.name for m in mine]
 
     assert order("name", False) == ["А войско", "б войско", "в войско"]  # case ignored
@@ -333,28 +342,28 @@ def test_my_rosters_sort_by_each_column_both_ways(session: Session) -> None:
     assert order("updated", True) == ["в войско", "А войско", "б войско"]
     assert order("updated", False) == ["б войско", "А войско", "в войско"]
     with pytest.raises(ValueError, match="sort"):
-        services.my_rosters(session, device_id, sort="price")
+        devices.my_rosters(session, device_id, sort="price")
 
 
 def test_my_rosters_leaves_out_deleted_rosters_and_other_devices(session: Session) -> None:
-    mine, _ = services.new_device(session)
-    theirs, _ = services.new_device(session)
-    kept = services.create_roster(session, document(name="kept")).roster.id
-    gone = services.create_roster(session, document(name="gone")).roster.id
-    foreign = services.create_roster(session, document(name="foreign")).roster.id
-    services.remember(session, mine, kept, True)
-    services.remember(session, mine, gone, True)
-    services.remember(session, theirs, foreign, True)
-    services.delete_roster(session, gone)
-    assert [m.name for m in services.my_rosters(session, mine)] == ["kept"]
-    services.restore_roster(session, gone)
-    assert {m.name for m in services.my_rosters(session, mine)} == {"kept", "gone"}
+    mine, _ = devices.new_device(session)
+    theirs, _ = devices.new_device(session)
+    kept = rosters.create_roster(session, document(name="kept")).roster.id
+    gone = rosters.create_roster(session, document(name="gone")).roster.id
+    foreign = rosters.create_roster(session, document(name="foreign")).roster.id
+    devices.remember(session, mine, kept, True)
+    devices.remember(session, mine, gone, True)
+    devices.remember(session, theirs, foreign, True)
+    rosters.delete_roster(session, gone)
+    assert [m.name for m in devices.my_rosters(session, mine)] == ["kept"]
+    rosters.restore_roster(session, gone)
+    assert {m.name for m in devices.my_rosters(session, mine)} == {"kept", "gone"}
 
 
 def test_a_read_the_caller_left_open_does_not_hide_newer_writes(engine: Engine) -> None:
     with Session(engine) as reader, Session(engine) as writer:
-        roster_id = services.create_roster(writer, document()).roster.id
+        roster_id = rosters.create_roster(writer, document()).roster.id
         reader.exec(select(Roster.version)).all()  # the caller's own read, left open
-        services.replace_roster(writer, roster_id, document(name="newer"), 1)
-        assert services.get_roster(reader, roster_id).name == "newer"
-        assert services.replace_roster(reader, roster_id, document(name="newest"), 2).version == 3
+        rosters.replace_roster(writer, roster_id, document(name="newer"), 1)
+        assert rosters.get_roster(reader, roster_id).name == "newer"
+        assert rosters.replace_roster(reader, roster_id, document(name="newest"), 2).version == 3

@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import Engine, exc, text
 from sqlmodel import Session
 
-from app import services
+from app.services import rosters
 from app.storage.db import WRITER, make_engine, migrate
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
@@ -46,7 +46,7 @@ def other_process(writes: str, busy_timeout_ms: int = 5000) -> str:
     body = "".join(f"    {line}\n" for line in writes.splitlines())
     return ("import sys\n"
             "from sqlmodel import Session\n"
-            "from app import services\n"
+            "from app.services import rosters\n"
             "from app.storage.db import make_engine\n"
             "from tests.helpers.databases import settings_for\n"
             "from tests.helpers.documents import army\n"
@@ -59,7 +59,7 @@ def other_process(writes: str, busy_timeout_ms: int = 5000) -> str:
 
 def test_every_write_of_many_threads_lands(engine: Engine) -> None:
     with Session(engine) as session:
-        ids = [services.create_roster(session, army(name=f"Поток {n}")).roster.id
+        ids = [rosters.create_roster(session, army(name=f"Поток {n}")).roster.id
                for n in range(12)]
     failures: list[BaseException] = []
 
@@ -67,7 +67,7 @@ def test_every_write_of_many_threads_lands(engine: Engine) -> None:
         try:
             with Session(engine) as own:
                 for version in range(1, 16):
-                    services.replace_roster(own, roster_id, army(name=f"v{version}"), version)
+                    rosters.replace_roster(own, roster_id, army(name=f"v{version}"), version)
         except BaseException as error:  # noqa: BLE001 - reported below
             failures.append(error)
 
@@ -78,12 +78,12 @@ def test_every_write_of_many_threads_lands(engine: Engine) -> None:
         thread.join()
     assert failures == []
     with Session(engine) as session:
-        assert {services.get_roster(session, i).version for i in ids} == {16}
+        assert {rosters.get_roster(session, i).version for i in ids} == {16}
 
 
 def test_a_failed_write_gives_up_its_turn(engine: Engine) -> None:
     with Session(engine) as session:
-        roster_id = services.create_roster(session, army()).roster.id
+        roster_id = rosters.create_roster(session, army()).roster.id
         with pytest.raises(exc.IntegrityError), session.begin():
             session.connection(execution_options={WRITER: True})
             session.execute(text("INSERT INTO revision (roster_id, version, created_at, "
@@ -93,7 +93,7 @@ def test_a_failed_write_gives_up_its_turn(engine: Engine) -> None:
 
     def write() -> None:
         with Session(engine) as own:
-            done.append(services.replace_roster(own, roster_id, army(name="после"), 1).version)
+            done.append(rosters.replace_roster(own, roster_id, army(name="после"), 1).version)
 
     thread = threading.Thread(target=write)
     thread.start()
@@ -103,32 +103,32 @@ def test_a_failed_write_gives_up_its_turn(engine: Engine) -> None:
 
 def test_a_writer_whose_connection_is_dropped_releases_the_lock(engine: Engine) -> None:
     with Session(engine) as session:
-        roster_id = services.create_roster(session, army()).roster.id
+        roster_id = rosters.create_roster(session, army()).roster.id
     connection = engine.connect().execution_options(**{WRITER: True})
     connection.begin()  # BEGIN IMMEDIATE: the write lock is held
     connection.invalidate()
     connection.close()
     with Session(engine) as session:
-        assert services.replace_roster(session, roster_id, army(name="после"), 1).version == 2
+        assert rosters.replace_roster(session, roster_id, army(name="после"), 1).version == 2
 
 
 def test_writers_in_other_processes_wait_for_the_turn_and_land(
         engine: Engine, sqlite_url: str) -> None:
     with Session(engine) as session:
-        roster_id = services.create_roster(session, army()).roster.id
+        roster_id = rosters.create_roster(session, army()).roster.id
     # Another server process writes the same file 40 times while this one writes too.
     other = subprocess.Popen(
         [sys.executable, "-c", other_process(
             "for n in range(40):\n"
-            "    services.create_roster(session, army(name=f'другой {n}'))\n"), sqlite_url],
+            "    rosters.create_roster(session, army(name=f'другой {n}'))\n"), sqlite_url],
         cwd=ROOT, stderr=subprocess.PIPE)
     with Session(engine) as session:
         for version in range(1, 41):
-            services.replace_roster(session, roster_id, army(name=f"v{version}"), version)
+            rosters.replace_roster(session, roster_id, army(name=f"v{version}"), version)
     _, errors = other.communicate(timeout=120)
     assert other.returncode == 0, errors.decode()[-2000:]
     with Session(engine) as session:
-        assert services.get_roster(session, roster_id).version == 41
+        assert rosters.get_roster(session, roster_id).version == 41
         count = session.execute(text("SELECT count(*) FROM roster")).scalar_one()
     assert count == 41
 
@@ -139,19 +139,19 @@ def test_a_writer_held_up_by_another_process_gives_up_at_the_busy_timeout(
     try:
         migrate(impatient)
         with Session(impatient) as session:
-            roster_id = services.create_roster(session, army()).roster.id
+            roster_id = rosters.create_roster(session, army()).roster.id
         # Another process's writer holds the write lock (a connection of its own stands in).
         other = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         try:
             with Session(impatient) as session, pytest.raises(exc.OperationalError,
                                                               match="locked"):
-                services.replace_roster(session, roster_id, army(name="ждёт"), 1)
+                rosters.replace_roster(session, roster_id, army(name="ждёт"), 1)
         finally:
             other.execute("ROLLBACK")
             other.close()
         with Session(impatient) as session:  # nothing was left holding the lock
-            assert services.replace_roster(session, roster_id, army(name="после"),
+            assert rosters.replace_roster(session, roster_id, army(name="после"),
                                            1).version == 2
     finally:
         impatient.dispose()

@@ -20,8 +20,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app import services
 from app.main import create_app
+from app.services import rosters
+from app.services.errors import KeyRejected
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 from tests.security.conftest import routes_of, stored_rosters
@@ -90,9 +91,9 @@ class World:
             for roster in (self.first, self.second):
                 read = self.client.get(f"/api/v1/rosters/{roster['id']}")
                 try:
-                    services.check_edit_key(session, roster["id"], roster["edit_key"])
+                    rosters.check_edit_key(session, roster["id"], roster["edit_key"])
                     key_holds = True
-                except services.KeyRejected:
+                except KeyRejected:
                     key_holds = False
                 seen.append((read.status_code, read.json(), key_holds))
         return tuple(seen)

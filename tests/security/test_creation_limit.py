@@ -18,7 +18,7 @@ from sqlalchemy import Engine, text
 from sqlmodel import Session
 
 from app.main import create_app
-from app.ratelimit import CreationLimit, CreationRefused, client_key
+from app.services.creation_limit import CreationLimit, CreationRefused, client_key
 from tests.helpers.databases import database, settings_for, sqlite_url
 from tests.helpers.documents import army
 from tests.helpers.servers import running_server

@@ -21,9 +21,10 @@ from pydantic import ValidationError
 from sqlalchemy import Engine, func, update
 from sqlmodel import Session, col, select
 
-from app import services
 from app.config import Settings
 from app.main import create_app
+from app.services import devices, rosters
+from app.services.records import RESTORE_DAYS
 from app.storage.tables import Device, DeviceRoster, Roster, utcnow
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
@@ -35,7 +36,7 @@ def engine_of(client: TestClient) -> Engine:
     return client.app.state.engine  # type: ignore[attr-defined,no-any-return]
 
 
-def devices(engine: Engine) -> int:
+def device_count(engine: Engine) -> int:
     with Session(engine) as session:
         return int(session.exec(select(func.count()).select_from(Device)).one())
 
@@ -60,7 +61,7 @@ def remembered_browser(engine: Engine) -> str:
     """The device token of a browser the site remembers (as after it copied a roster), with no
     roster yet: opening a link is then one request, with no editor to draw."""
     with Session(engine) as session:
-        return services.new_device(session)[1]
+        return devices.new_device(session)[1]
 
 
 def open_as(client: TestClient, token: str, path: str) -> int:
@@ -90,11 +91,11 @@ def test_renewing_the_edit_link_again_and_again_keeps_a_bounded_number_of_browse
     roster_id, key = new_roster(api, "Renewed")
     with TestClient(api.app) as owner:
         assert owner.get(f"/r/{roster_id}/edit?key={key}").status_code == 200
-        before = devices(engine)
+        before = device_count(engine)
         # Each round: the link opened from as many new browsers as may edit beside the owner
         # (more would take the owner's own right), then renewed, leaving them all as readers.
-        per_round = services.MAX_EDITING_BROWSERS - 1
-        rounds = services.MAX_READING_BROWSERS // per_round + 2
+        per_round = devices.MAX_EDITING_BROWSERS - 1
+        rounds = devices.MAX_READING_BROWSERS // per_round + 2
         first_readers: list[str] = []
         tokens: list[str] = []
         for round_ in range(rounds):
@@ -104,15 +105,15 @@ def test_renewing_the_edit_link_again_and_again_keeps_a_bounded_number_of_browse
             first_readers = first_readers or tokens
             key = renew(owner, roster_id)
             assert browsers_of(engine, roster_id)[1] == min(
-                (round_ + 1) * per_round, services.MAX_READING_BROWSERS)
+                (round_ + 1) * per_round, devices.MAX_READING_BROWSERS)
         # The last round's browsers are editors until the next renewal: the bound on editors.
         for token in [remembered_browser(engine) for _ in range(per_round)]:
             assert open_as(api, token, f"/r/{roster_id}/edit?key={key}") == 303
-        assert browsers_of(engine, roster_id) == (services.MAX_EDITING_BROWSERS,
-                                                  services.MAX_READING_BROWSERS)
+        assert browsers_of(engine, roster_id) == (devices.MAX_EDITING_BROWSERS,
+                                                  devices.MAX_READING_BROWSERS)
         # The browsers forgotten (remembered for this roster alone) are gone with their rows.
-        assert devices(engine) - before == (
-            services.MAX_READING_BROWSERS + services.MAX_EDITING_BROWSERS - 1)
+        assert device_count(engine) - before == (
+            devices.MAX_READING_BROWSERS + devices.MAX_EDITING_BROWSERS - 1)
         # The owner renewing kept its right all along; the first readers were forgotten and
         # start afresh; the latest still read the roster in "my rosters".
         assert owner.get(f"/r/{roster_id}/edit").status_code == 200
@@ -130,26 +131,26 @@ def test_readers_past_the_bound_forget_the_roster_and_lone_browsers_are_forgotte
         engine: Engine) -> None:
     # The bounds as the app's sessions carry its settings (app.storage.db.open_session).
     with Session(engine, info={"max_editing_browsers": 2, "max_reading_browsers": 3}) as session:
-        roster_id = services.create_roster(session, army(name="Shared")).roster.id
-        other_id = services.create_roster(session, army(name="Other")).roster.id
-        editors = [services.new_device(session)[0] for _ in range(3)]
+        roster_id = rosters.create_roster(session, army(name="Shared")).roster.id
+        other_id = rosters.create_roster(session, army(name="Other")).roster.id
+        editors = [devices.new_device(session)[0] for _ in range(3)]
         for device_id in editors:
-            services.open_with_key(session, device_id, roster_id)
+            devices.open_with_key(session, device_id, roster_id)
         # The first editor had this roster alone: past the editors' bound, it is forgotten.
         assert browsers_of(engine, roster_id) == (2, 0)
         assert editors[0] not in device_ids(session)
-        readers = [services.new_device(session)[0] for _ in range(5)]
-        services.remember(session, readers[0], other_id, True)  # its own roster besides
+        readers = [devices.new_device(session)[0] for _ in range(5)]
+        devices.remember(session, readers[0], other_id, True)  # its own roster besides
         for minutes_ago, device_id in zip(range(10, 0, -1), readers, strict=False):
-            services.remember(session, device_id, roster_id, False)  # a share link opened
+            devices.remember(session, device_id, roster_id, False)  # a share link opened
             opened(session, device_id, roster_id, minutes_ago)
         assert browsers_of(engine, roster_id) == (2, 3)
         # The two that opened it longest ago forget it; the one with a roster of its own stays
         # remembered for that, the other is forgotten altogether.
-        assert [r.id for r in services.my_rosters(session, readers[0])] == [other_id]
+        assert [r.id for r in devices.my_rosters(session, readers[0])] == [other_id]
         assert readers[1] not in device_ids(session)
-        assert all(services.my_rosters(session, d) for d in readers[2:])
-        assert all(services.can_edit(session, d, roster_id) for d in editors[1:])
+        assert all(devices.my_rosters(session, d) for d in readers[2:])
+        assert all(devices.can_edit(session, d, roster_id) for d in editors[1:])
 
 
 def opened(session: Session, device_id: int, roster_id: str, minutes_ago: int) -> None:
@@ -163,39 +164,39 @@ def opened(session: Session, device_id: int, roster_id: str, minutes_ago: int) -
 
 def test_a_new_link_keeps_the_renewing_browser_and_bounds_the_others(engine: Engine) -> None:
     with Session(engine, info={"max_editing_browsers": 4, "max_reading_browsers": 2}) as session:
-        roster_id = services.create_roster(session, army(name="Leaked")).roster.id
-        owner = services.new_device(session)[0]
-        services.open_with_key(session, owner, roster_id)
+        roster_id = rosters.create_roster(session, army(name="Leaked")).roster.id
+        owner = devices.new_device(session)[0]
+        devices.open_with_key(session, owner, roster_id)
         opened(session, owner, roster_id, 24 * 60)  # the owner opened it longest ago
-        others = [services.new_device(session)[0] for _ in range(3)]
+        others = [devices.new_device(session)[0] for _ in range(3)]
         for device_id in others:
-            services.open_with_key(session, device_id, roster_id)
-        services.new_edit_key(session, roster_id, keep_device=owner)
+            devices.open_with_key(session, device_id, roster_id)
+        rosters.new_edit_key(session, roster_id, keep_device=owner)
         assert browsers_of(engine, roster_id) == (1, 2)
-        assert services.can_edit(session, owner, roster_id)
+        assert devices.can_edit(session, owner, roster_id)
         assert others[0] not in device_ids(session)  # remembered for this roster alone
 
 
 def test_purging_forgets_the_browsers_remembered_for_purged_rosters_alone(
         session: Session) -> None:
-    purged = services.create_roster(session, army(name="Purged")).roster.id
-    kept = services.create_roster(session, army(name="Kept")).roster.id
-    recent = services.create_roster(session, army(name="Deleted lately")).roster.id
-    only_purged, also_kept, only_recent = (services.new_device(session)[0] for _ in range(3))
-    fresh = services.new_device(session)[0]  # no roster yet: as between its making and its first
+    purged = rosters.create_roster(session, army(name="Purged")).roster.id
+    kept = rosters.create_roster(session, army(name="Kept")).roster.id
+    recent = rosters.create_roster(session, army(name="Deleted lately")).roster.id
+    only_purged, also_kept, only_recent = (devices.new_device(session)[0] for _ in range(3))
+    fresh = devices.new_device(session)[0]  # no roster yet: as between its making and its first
     for device_id, roster_id in ((only_purged, purged), (also_kept, purged), (also_kept, kept),
                                  (only_recent, recent)):
-        services.remember(session, device_id, roster_id, True)
+        devices.remember(session, device_id, roster_id, True)
     for roster_id in (purged, recent):
-        services.delete_roster(session, roster_id)
+        rosters.delete_roster(session, roster_id)
     session.exec(update(Roster).where(col(Roster.id) == purged)  # type: ignore[call-overload]
-                 .values(deleted_at=utcnow() - timedelta(days=services.RESTORE_DAYS + 1)))
+                 .values(deleted_at=utcnow() - timedelta(days=RESTORE_DAYS + 1)))
     session.commit()
-    assert services.purge_deleted(session) == 1
+    assert rosters.purge_deleted(session) == 1
     assert device_ids(session) == {also_kept, only_recent, fresh}
-    assert [r.id for r in services.my_rosters(session, also_kept)] == [kept]
-    assert services.restore_roster(session, recent).name == "Deleted lately"
-    assert [r.id for r in services.my_rosters(session, only_recent)] == [recent]
+    assert [r.id for r in devices.my_rosters(session, also_kept)] == [kept]
+    assert rosters.restore_roster(session, recent).name == "Deleted lately"
+    assert [r.id for r in devices.my_rosters(session, only_recent)] == [recent]
 
 
 def test_a_browser_forgotten_by_the_purge_starts_afresh(api: TestClient) -> None:
@@ -208,11 +209,11 @@ def test_a_browser_forgotten_by_the_purge_starts_afresh(api: TestClient) -> None
                           headers={"Authorization": f"Bearer {key}"}).status_code == 204
         with Session(engine) as session:
             session.exec(update(Roster).values(  # type: ignore[call-overload]
-                deleted_at=utcnow() - timedelta(days=services.RESTORE_DAYS + 1)))
+                deleted_at=utcnow() - timedelta(days=RESTORE_DAYS + 1)))
             session.commit()
             before = devices(engine)
-            assert services.purge_deleted(session) == 1
-            assert services.find_device(session, token) is None
+            assert rosters.purge_deleted(session) == 1
+            assert devices.find_device(session, token) is None
         assert devices(engine) == before - 1
         # Its cookie finds nothing: the home page lists nothing and makes no device; its next
         # roster makes it a new one.
@@ -230,7 +231,7 @@ def test_a_browser_forgotten_by_the_purge_starts_afresh(api: TestClient) -> None
 def test_the_bounds_are_settings_from_one_to_a_million(monkeypatch: pytest.MonkeyPatch,
                                                         name: str) -> None:
     field = name.lower()
-    assert getattr(Settings(_env_file=None), field) == getattr(services, name)  # type: ignore[call-arg]
+    assert getattr(Settings(_env_file=None), field) == getattr(devices, name)  # type: ignore[call-arg]
     for taken in ("7", "1", "1000000"):
         monkeypatch.setenv(f"MUSTER_{name}", taken)
         assert getattr(Settings(_env_file=None), field) == int(taken)  # type: ignore[call-arg]
@@ -283,9 +284,9 @@ def test_a_browser_pushed_out_while_it_creates_a_roster_keeps_the_new_roster(
         if create and not pushed:
             pushed.append(True)
             with Session(engine, info={"max_reading_browsers": 1}) as elsewhere:
-                device = services.find_device(elsewhere, other)
+                device = devices.find_device(elsewhere, other)
                 assert device is not None
-                services.remember(elsewhere, device, x, False)  # the real bound, now
+                devices.remember(elsewhere, device, x, False)  # the real bound, now
         return found
 
     bounded_app.get("/")
@@ -320,11 +321,11 @@ def test_the_readers_bound_keeps_a_browser_that_notes_another_roster_meanwhile(
     migrate(engine)
     try:
         with Session(engine, expire_on_commit=False) as session:
-            x = services.create_roster(session, army()).roster.id
-            y = services.create_roster(session, army()).roster.id
-            old, _ = services.new_device(session)
-            new, _ = services.new_device(session)
-            services.remember(session, old, x, False)
+            x = rosters.create_roster(session, army()).roster.id
+            y = rosters.create_roster(session, army()).roster.id
+            old, _ = devices.new_device(session)
+            new, _ = devices.new_device(session)
+            devices.remember(session, old, x, False)
         noting = engine.connect()
         note = noting.begin()
         noting.execute(text("INSERT INTO device_roster (device_id, roster_id, can_edit, "
@@ -332,7 +333,7 @@ def test_the_readers_bound_keeps_a_browser_that_notes_another_roster_meanwhile(
 
         def pushes_out() -> None:
             with Session(engine, info={"max_reading_browsers": 1}) as other:
-                services.remember(other, new, x, False)
+                devices.remember(other, new, x, False)
 
         bound = threading.Thread(target=pushes_out)
         bound.start()

@@ -3,7 +3,7 @@
 The link's key is exchanged for a grant to a remembered browser (a device, by its cookie). A
 browser not remembered yet is remembered when it comes back from the link with the key in a
 cookie: a client that keeps no cookies stores nothing. And a roster is edited by at most
-services.MAX_EDITING_BROWSERS browsers: past that, the ones that opened it longest ago lose
+devices.MAX_EDITING_BROWSERS browsers: past that, the ones that opened it longest ago lose
 the right, and a device remembered for that roster alone is forgotten. On SQLite and
 PostgreSQL (the `api` fixture).
 """
@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app import services
+from app.services import devices
 from app.storage.tables import Device, DeviceRoster
 from tests.helpers.documents import army
 
@@ -24,9 +24,9 @@ from tests.helpers.documents import army
 def stored(client: TestClient) -> tuple[int, int]:
     """Devices, and rosters remembered by devices, in the database."""
     with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
-        devices = session.exec(select(func.count()).select_from(Device)).one()
+        browsers = session.exec(select(func.count()).select_from(Device)).one()
         remembered = session.exec(select(func.count()).select_from(DeviceRoster)).one()
-        return int(devices), int(remembered)
+        return int(browsers), int(remembered)
 
 
 def editing_browsers(client: TestClient, roster_id: str) -> int:
@@ -68,14 +68,14 @@ def test_browsers_that_keep_opening_an_edit_link_are_bounded_per_roster(
         assert editing_browsers(api, roster_id) == 2
         before = stored(api)
         # A script that keeps each answer's cookies, but as a new browser every time.
-        newcomers = services.MAX_EDITING_BROWSERS + 8
+        newcomers = devices.MAX_EDITING_BROWSERS + 8
         for _ in range(newcomers):
             api.cookies.clear()
             assert api.get(link).status_code == 200  # the editor: this one may edit
-        assert editing_browsers(api, roster_id) == services.MAX_EDITING_BROWSERS
-        devices, remembered = stored(api)
-        assert devices - before[0] <= services.MAX_EDITING_BROWSERS - 1  # the passer-by's went
-        assert remembered - before[1] <= services.MAX_EDITING_BROWSERS - 1
+        assert editing_browsers(api, roster_id) == devices.MAX_EDITING_BROWSERS
+        browsers, remembered = stored(api)
+        assert browsers - before[0] <= devices.MAX_EDITING_BROWSERS - 1  # the passer-by's went
+        assert remembered - before[1] <= devices.MAX_EDITING_BROWSERS - 1
         # The newest may edit; the owner, who opened it longest ago, keeps it to read.
         assert api.get(f"/r/{roster_id}/edit").status_code == 200
         assert owner.get(f"/r/{roster_id}/edit").status_code == 403
@@ -89,7 +89,7 @@ def test_browsers_that_keep_opening_an_edit_link_are_bounded_per_roster(
             reopened = browser.get(link)
             assert reopened.status_code == 200
             assert re.search(r'<h1 id="settings-heading"[^>]*>Linked</h1>', reopened.text)
-        assert editing_browsers(api, roster_id) == services.MAX_EDITING_BROWSERS
+        assert editing_browsers(api, roster_id) == devices.MAX_EDITING_BROWSERS
 
 
 def test_a_link_renewed_before_the_browser_comes_back_stores_nothing(api: TestClient) -> None:

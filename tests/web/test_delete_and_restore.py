@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from app import services
-from app.storage.tables import Roster
+from app.services.records import RESTORE_DAYS
+from app.storage.tables import Roster, utcnow
 from tests.helpers.documents import army
 from tests.web.test_pages import create_army, document, edit
 
@@ -72,7 +72,7 @@ def test_the_owner_deletes_from_the_editor_and_restores_from_the_home_page(
     section = deleted_section(home)
     assert "“Тумен” was deleted." in text_of(section)
     assert f'action="/r/{roster_id}/restore"' in section
-    until = (services.utcnow() + timedelta(days=services.RESTORE_DAYS)).date()
+    until = (utcnow() + timedelta(days=RESTORE_DAYS)).date()
     assert f"can be restored before {until.day} {until.strftime('%B')} {until.year}" in \
         text_of(section)
     # No longer among the rosters to open.
@@ -165,7 +165,7 @@ def test_past_the_restore_window_the_roster_is_not_offered_and_not_restored(
         client: TestClient) -> None:
     roster_id = create_army(client)
     assert delete(client, roster_id).status_code == 303
-    long_ago = services.utcnow() - timedelta(days=services.RESTORE_DAYS, hours=1)
+    long_ago = utcnow() - timedelta(days=RESTORE_DAYS, hours=1)
     with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
         session.exec(update(Roster).where(col(Roster.id) == roster_id)  # type: ignore[call-overload]
                      .values(deleted_at=long_ago))
@@ -236,7 +236,7 @@ def test_deleting_and_restoring_speak_russian(client: TestClient) -> None:
     deleted = delete(client, roster_id)
     section = text_of(deleted_section(client.get(deleted.headers["location"]).text))
     assert "Армия «Тумен» удалена." in section
-    until = (services.utcnow() + timedelta(days=services.RESTORE_DAYS)).date()
+    until = (utcnow() + timedelta(days=RESTORE_DAYS)).date()
     months = ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
               "сентября", "октября", "ноября", "декабря"]
     assert f"можно восстановить до {until.day} {months[until.month - 1]} {until.year}" in section

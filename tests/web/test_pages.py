@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from app import services
+from app.services import rosters
 from app.storage.db import make_engine
 from app.storage.tables import DeviceRoster
 from tests.helpers.documents import army
@@ -489,8 +489,8 @@ def test_a_change_proves_the_right_and_the_version_at_its_write(client: TestClie
     other = make_engine(client.app.state.settings)  # type: ignore[attr-defined]
     try:
         with Session(other) as session:
-            stored = services.get_roster(session, roster_id)
-            moved = services.replace_roster(
+            stored = rosters.get_roster(session, roster_id)
+            moved = rosters.replace_roster(
                 session, roster_id, stored.document.model_copy(update={"name": "Другой"}),
                 stored.version)
     finally:
@@ -506,13 +506,13 @@ def test_a_change_proves_the_right_and_the_version_at_its_write(client: TestClie
     assert change("14").status_code == 200
     last = version_of(client, roster_id)
     with Session(engine) as session:
-        services.delete_roster(session, roster_id)
+        rosters.delete_roster(session, roster_id)
     deleted = client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": str(last), "op": "update_unit",
         "unit": "0", "figures_0": "15", "troop_0": "light_horse", "weapon_0": "composite_bow"})
     assert deleted.status_code == 410  # as its share view says it
     with Session(engine) as session:
-        services.restore_roster(session, roster_id)
+        rosters.restore_roster(session, roster_id)
     assert version_of(client, roster_id) == last
 
 
