@@ -17,11 +17,11 @@ from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.limits import BodySizeLimit
 from app.http.observability import RequestLog, configure_logging
 from app.lifespan import storage_lifespan
-from app.routes import melee, order_test, pages
+from app.routes import melee, order_test
 from app.routes.table_calculators import router as table_calculators
 from app.services.creation_limit import CreationLimit, trusted_proxies
 from app.services.errors import DocumentTooLarge
-from app.web import sheet
+from app.web import changes, deletion, editor, home, pages, share, sheet
 from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
 from app.web.templating import STATIC_DIR, HashedStaticFiles
@@ -41,7 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.public_url = settings.public_url
     app.state.creation_limit = CreationLimit.from_settings(settings)
     errors.register_tags(set(RULESETS))
-    errors.install(app, missing_page=pages.nothing_here, deleted_page=pages.deleted_page)
+    errors.install(app, missing_page=pages.nothing_here, deleted_page=deletion.deleted_page)
     health.install(app)
 
     @app.exception_handler(DocumentTooLarge)
@@ -75,7 +75,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the order changes no answer.
     app.include_router(health.router)
     app.include_router(pricing.router)
-    app.include_router(pages.router)
+    app.include_router(home.router)
+    app.include_router(share.router)
+    app.include_router(editor.router)
+    app.include_router(deletion.router)
+    app.include_router(changes.router)
     app.include_router(exports.router)
     app.include_router(rosters.router)
     app.include_router(sheet.router)

@@ -21,8 +21,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from app.main import create_app
-from app.routes.pages import DEVICE_COOKIE
 from app.storage.db import alembic_config, make_engine, migrate
+from app.web.pages import DEVICE_COOKIE
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
 from tests.helpers.servers import free_port

@@ -269,7 +269,7 @@ def test_a_browser_pushed_out_while_it_creates_a_roster_keeps_the_new_roster(
     # noting its new roster, another browser opens X's share link, and the readers' bound (1)
     # forgets it: the page must make it a new browser that keeps its new roster (whose key is
     # shown only on the editor), not answer 500 and leave the roster unreachable.
-    from app.routes import pages
+    from app.web import pages
 
     engine = engine_of(bounded_app)
     x, _ = new_roster(bounded_app, "X")

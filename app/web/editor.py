@@ -1,0 +1,191 @@
+"""The editor's page: an edit link exchanged for this browser's right to edit, the page
+itself, and a new edit link."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from sqlmodel import Session
+
+from app.deps import SessionDep
+from app.domain.words import counted
+from app.services import devices, rosters
+from app.services.errors import (
+    KeyRejected,
+    RosterDeleted,
+    RosterNotFound,
+    UnknownDevice,
+)
+from app.services.records import RESTORE_DAYS
+from app.web import editing, i18n
+from app.web.deletion import _restorable
+from app.web.pages import (
+    NEW_KEY_COOKIE,
+    _cookie_flags,
+    _deleted,
+    _device,
+    _gone,
+    _granted,
+    _missing,
+    _no_such_id,
+    _redirect,
+    _refuse,
+    _remember,
+    _roster_form,
+    _show_key_once,
+    page,
+    roster_context,
+)
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
+# An edit link's key, from the link to the editor's page that exchanges it (see editor).
+LINK_KEY_COOKIE = "muster_link_key"
+LINK_KEY_SECONDS = 120
+
+
+def _link_refused(request: Request, session: Session, roster_id: str,
+                  key: str) -> Response | None:
+    """The refusal of an edit link whose key is not the roster's, or of a deleted roster;
+    None for a good one."""
+    try:
+        rosters.check_edit_key(session, roster_id, key)
+    except RosterNotFound:
+        return _missing(request)
+    except KeyRejected:
+        # The share view is offered only while it is there to read.
+        live = rosters.is_live(session, roster_id)
+        return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
+                       roster_id if live else None)
+    try:  # the key of a deleted roster is still its key: it may restore it
+        rosters.get_roster(session, roster_id)
+    except RosterDeleted as gone:
+        return _restorable(request, roster_id, gone, key=key)
+    except RosterNotFound:
+        return _missing(request)
+    return None
+
+
+@router.get("/r/{roster_id}/edit")
+def editor(request: Request, roster_id: str, session: SessionDep, key: str = "") -> Response:
+    if _no_such_id(roster_id):
+        return _missing(request)
+    editor_path = f"/r/{roster_id}/edit"
+    if key:
+        # Exchange the edit link for a device grant, so the key leaves the address bar.
+        if (refused := _link_refused(request, session, roster_id, key)) is not None:
+            return refused
+        # The key leaves the address; a language asked for in it stays.
+        lang = i18n.as_lang(request.query_params.get("lang"))
+        response = _redirect(request, quote(editor_path) + (f"?lang={lang}" if lang else ""))
+        device_id = _device(request, session)
+        try:
+            if device_id is not None:
+                devices.open_with_key(session, device_id, roster_id)
+        except UnknownDevice:  # forgotten meanwhile: remembered anew, as below
+            device_id = None
+        if device_id is None:
+            # A browser not remembered yet is remembered when it comes back with the key in
+            # a cookie: a client that keeps no cookies (a script, a link's preview) stores
+            # nothing, where it left a device and a grant behind each time it asked.
+            response.set_cookie(LINK_KEY_COOKIE, key, max_age=LINK_KEY_SECONDS,
+                                **{**_cookie_flags(request), "path": editor_path})
+        return response
+    linked = request.cookies.get(LINK_KEY_COOKIE, "")[:64]
+    if linked:
+        refused = _link_refused(request, session, roster_id, linked)
+        if refused is None:
+            # Deleted since the key was checked: the editor's page says so (and offers it back).
+            with contextlib.suppress(RosterNotFound):
+                _remember(request, session, roster_id, by_key=True)
+        response = refused or _editor_page(request, session, roster_id)
+        response.delete_cookie(LINK_KEY_COOKIE, path=editor_path)
+        return response
+    return _editor_page(request, session, roster_id)
+
+
+def _editing(request: Request) -> dict[str, Any]:
+    """What the editor's whole page shows to a browser that may edit (its cards for a new edit
+    link and for deleting), whether it answers a visit or a refused plain form."""
+    # How long the home page offers it back once deleted: "30 days", «30 дней».
+    return {"editing": True, "restore_period": counted(RESTORE_DAYS, "day",
+                                                       i18n.request_lang(request))}
+
+
+def _undo_chain(request: Request, version: int) -> int | None:
+    """How far the editor's undo goes back after undoing (`?undo_to=` of the address an undo
+    left), or None for the version before the current one; a value that cannot be one is
+    ignored."""
+    text = request.query_params.get("undo_to", "")
+    if text.isdigit() and len(text) < 10 and int(text) < version:
+        return int(text)
+    return None
+
+
+def _opened_to_edit(session: Session, device_id: int | None, roster_id: str) -> bool:
+    """Whether the device may edit the roster; if so, noted as opening it now. A device
+    forgotten since its right was read (a bound, the purge) may not."""
+    if device_id is None or not devices.can_edit(session, device_id, roster_id):
+        return False
+    try:
+        devices.remember(session, device_id, roster_id, True)
+    except UnknownDevice:
+        return False
+    return True
+
+
+def _editor_page(request: Request, session: Session, roster_id: str) -> Response:
+    try:
+        stored = rosters.get_roster(session, roster_id)
+    except RosterDeleted as gone:
+        device_id = _device(request, session)
+        if device_id is not None and devices.can_edit(session, device_id, roster_id):
+            return _restorable(request, roster_id, gone)
+        return _deleted(request)
+    except RosterNotFound as error:
+        return _gone(request, error)
+    try:
+        may_edit = _opened_to_edit(session, _device(request, session), roster_id)
+    except RosterNotFound as error:  # deleted since it was read
+        return _gone(request, error)
+    if not may_edit:
+        return _refuse(request, 403, i18n.gettext(
+            "This browser may not edit this roster. "
+            "Open its edit link, or copy it to your rosters."), roster_id)
+    context = roster_context(request, stored)
+    new_key = request.cookies.get(NEW_KEY_COOKIE)
+    context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
+    context.update(_editing(request))
+    # Back from "Restore" (its redirect): said once, where the keyboard's focus starts.
+    context["restored"] = request.query_params.get("restored") == "1"
+    context["undo_to"] = _undo_chain(request, stored.version)
+    response = page(request, "rosters/edit.html", context)
+    # The editor may show the edit key (once, after creation or a new link), and is this
+    # browser's own: no cache, the browser's disk or back-forward cache included, keeps it.
+    response.headers["Cache-Control"] = "no-store"
+    if new_key:
+        response.delete_cookie(NEW_KEY_COOKIE, path=f"/r/{roster_id}/edit")
+    return response
+
+
+@router.post("/r/{roster_id}/link")
+async def new_link(request: Request, roster_id: str) -> Response:
+    """A new edit link for an owner editing in this browser; the old link stops working."""
+    return await _roster_form(request, roster_id, _new_link)
+
+
+def _new_link(request: Request, session: Session, roster_id: str,
+              form: editing.Form) -> Response:
+    device_id, refused = _granted(request, session, roster_id, form)
+    if refused is not None:
+        return refused
+    try:
+        key = rosters.new_edit_key(session, roster_id, keep_device=device_id)
+    except RosterNotFound as error:
+        return _gone(request, error)
+    response = _redirect(request, f"/r/{quote(roster_id)}/edit")
+    _show_key_once(request, response, roster_id, key)
+    return response

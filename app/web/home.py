@@ -1,0 +1,158 @@
+"""The home page and "my rosters", creating and importing a roster, the language switch,
+the about page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import ValidationError
+from sqlmodel import Session
+
+from app.deps import SessionDep
+from app.domain.stored_documents import DOCUMENT
+from app.imports import ImportRefused, parse_roster
+from app.services import creation_limit, devices, rosters
+from app.services.errors import (
+    DocumentTooLarge,
+)
+from app.web import editing, i18n
+from app.web.pages import (
+    CSRF_COOKIE,
+    YEAR,
+    _cookie_flags,
+    _created,
+    _device,
+    _expired,
+    _in_thread,
+    _limit_refusal,
+    _multipart,
+    _over_limit,
+    _refuse,
+    _remember,
+    _unreadable,
+    _with_form,
+    page,
+)
+from app.web.problems import edit_problem, problem_text
+from app.web.security import csrf_ok
+from app.web.systems import SYSTEMS
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
+
+
+SORTS = ("updated", "name", "nation", "points")
+
+
+@router.get("/")
+def home(request: Request, session: SessionDep, q: str = "", sort: str = "updated",
+         dir: str = "desc") -> Response:
+    return _home(request, session, q=q[:120], sort=sort if sort in SORTS else "updated",
+                 dir="asc" if dir == "asc" else "desc")
+
+
+def _home(request: Request, session: Session, status_code: int = 200,
+          **shown: Any) -> Response:
+    """The home page: a new army's form (`form`, `error`), this browser's rosters (searched
+    and sorted by `q`, `sort`, `dir`), the deleted ones it may restore, and the import's form
+    (`import_error`); the same whether it answers a visit or a refused form."""
+    context: dict[str, Any] = {"q": "", "sort": "updated", "dir": "desc", "form": {},
+                               "error": None, **shown}
+    device_id = _device(request, session)
+    context["mine"] = devices.my_rosters(
+        session, device_id, query=context["q"], sort=context["sort"],
+        descending=context["dir"] == "desc") if device_id else []
+    deleted = devices.deleted_rosters(session, device_id) if device_id else []
+    # Just deleted from the editor (?deleted=id): said at the top of the list, if it is there.
+    just = request.query_params.get("deleted", "")
+    context["deleted"] = deleted
+    context["just_deleted"] = next((d for d in deleted if d.id == just), None)
+    return page(request, "rosters/home.html", context, blocks=["my_rosters"],
+                status_code=status_code)
+
+
+@router.post("/rosters/new")
+async def create(request: Request) -> Response:
+    return await _with_form(request, _create)
+
+
+def _create(request: Request, session: Session, form: editing.Form) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return _expired(request)
+    ruleset = form.get("ruleset", "chainmail")
+    try:
+        if ruleset not in SYSTEMS:
+            raise editing.EditError("ruleset", f"unknown rule system {ruleset[:40]!r}")
+        # A form's every field is text: here (not in the JSON API) "400" is read as 400.
+        model = DOCUMENT.validate_python(SYSTEMS[ruleset].new_document(form), strict=False)
+    except editing.EditError as exc:
+        system = ruleset if ruleset in SYSTEMS else None
+        return _refuse(request, 422, edit_problem(exc.field, exc.message, system=system))
+    except ValidationError as exc:
+        return _home(request, session, 422, form=form,
+                     error=problem_text(exc.errors(), system=ruleset))
+    if (refused := _over_limit(request, session)) is not None:
+        return refused
+    created = rosters.create_roster(session, model)
+    _remember(request, session, created.roster.id)
+    # The key is shown once, on the editor, right after creation.
+    return _created(request, created)
+
+
+@router.post("/rosters/import")
+async def import_file(request: Request) -> Response:
+    """The home page's upload form: a file exported from Muster becomes a new roster."""
+    try:
+        data = await _multipart(request)
+    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+        return _unreadable(request, refused)
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
+        return _expired(request)
+    upload = data.get("file")
+    lang = i18n.request_lang(request)
+    try:
+        if upload is None or isinstance(upload, str):
+            raise ImportRefused([{"field": "file", "type": "missing", "loc": [],
+                                  "message": i18n.gettext("choose a file to import")}])
+        model = parse_roster(await upload.read(), lang)
+    except ImportRefused as refused:
+        return await _in_thread(request, _import_refused, refused)
+    return await _in_thread(request, _import, model)
+
+
+def _import_refused(request: Request, session: Session, refused: ImportRefused) -> Response:
+    why = problem_text(refused.errors) if refused.errors else refused.message
+    message = i18n.gettext("The file was not imported: %(why)s") % {"why": why}
+    return _home(request, session, 422, import_error=message)
+
+
+def _import(request: Request, session: Session, model: Any) -> Response:
+    try:
+        # Counted once the roster is accepted, its size too: a refused file costs nothing.
+        created = rosters.create_roster(
+            session, model, admit=lambda: creation_limit.take_creation(request, session))
+    except DocumentTooLarge:
+        return _refuse(request, 413, i18n.gettext(
+            "This roster is too large to store: it could not be sent back as read or "
+            "exported."))
+    except creation_limit.CreationRefused as refused:
+        return _limit_refusal(request, refused)
+    _remember(request, session, created.roster.id)
+    return _created(request, created)
+
+
+@router.get("/lang/{lang}")
+def switch_language(request: Request, lang: str, next: str = "/") -> Response:
+    chosen = i18n.as_lang(lang)
+    # Only local paths: the switch must not become an open redirect.
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if chosen:
+        response.set_cookie(i18n.LANG_COOKIE, chosen, max_age=YEAR, **_cookie_flags(request))
+    return response
+
+
+@router.get("/about")
+def about(request: Request) -> Response:
+    return page(request, "rosters/about.html", {})

@@ -1,0 +1,94 @@
+"""The share view of a roster, and copying it to this browser's rosters."""
+
+from __future__ import annotations
+
+import contextlib
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from sqlmodel import Session
+
+from app.deps import SessionDep
+from app.services import devices, rosters
+from app.services.errors import (
+    RosterNotFound,
+    UnknownDevice,
+)
+from app.web import conditional, editing, i18n
+from app.web.pages import (
+    CSRF_COOKIE,
+    DEVICE_COOKIE,
+    _created,
+    _csrf_value,
+    _device,
+    _expired,
+    _finish,
+    _gone,
+    _missing,
+    _no_such_id,
+    _over_limit,
+    _remember,
+    _roster_form,
+    page,
+    roster_context,
+)
+from app.web.security import csrf_ok
+from app.web.templating import VARY
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
+
+
+@router.get("/r/{roster_id}")
+def view(request: Request, roster_id: str, session: SessionDep) -> Response:
+    if _no_such_id(roster_id):
+        return _missing(request)
+    try:
+        stored = rosters.get_roster(session, roster_id)
+    except RosterNotFound as gone:
+        return _gone(request, gone)
+    _note_reader(request, session, roster_id)
+    # The page differs by version, language and the browser's CSRF token (in its copy form);
+    # the browser asks again each time (no-cache) and is answered 304 while it is the same.
+    tag = conditional.etag(stored.version, i18n.request_lang(request), _csrf_value(request))
+    cache = {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": VARY}
+    if conditional.fresh(request, tag):
+        return _finish(request, Response(status_code=304, headers=cache))
+    # Drawn with no query string but a language asked for (where the language links return):
+    # a visitor's `?utm_source=…` must not reach the page's links.
+    asked = i18n.as_lang(request.query_params.get("lang"))
+    shown = Request({**request.scope, "query_string": f"lang={asked}".encode() if asked else b""},
+                    request.receive)
+    response = page(shown, "rosters/view.html", roster_context(shown, stored))
+    response.headers.update(cache)
+    return response
+
+
+def _note_reader(request: Request, session: Session, roster_id: str) -> None:
+    """Note the roster in this browser's "my rosters", if it has one. A device forgotten
+    meanwhile (a bound, the purge) notes nothing: the view is shown all the same, and the
+    browser is a new one at its next roster. So does a roster deleted since it was read."""
+    if not request.cookies.get(DEVICE_COOKIE):
+        return
+    device_id = _device(request, session)
+    if device_id is not None:
+        with contextlib.suppress(UnknownDevice, RosterNotFound):
+            devices.remember(session, device_id, roster_id, False)
+
+
+@router.post("/r/{roster_id}/copy")
+async def copy(request: Request, roster_id: str) -> Response:
+    return await _roster_form(request, roster_id, _copy)
+
+
+def _copy(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return _expired(request)
+    try:
+        rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+        if (refused := _over_limit(request, session)) is not None:
+            return refused
+        created = rosters.copy_roster(session, roster_id)
+    except RosterNotFound as error:
+        return _gone(request, error)
+    _remember(request, session, created.roster.id)
+    return _created(request, created)
