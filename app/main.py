@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors
-from app.api import docs, exports, health, pricing, rosters
+from app.api import calculators, docs, exports, health, pricing, rosters
 from app.config import Settings, get_settings
 from app.deps import APP_DEPENDENCIES
 from app.domain import RULESETS
@@ -17,11 +17,10 @@ from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.limits import BodySizeLimit
 from app.http.observability import RequestLog, configure_logging
 from app.lifespan import storage_lifespan
-from app.routes import melee, order_test
-from app.routes.table_calculators import router as table_calculators
 from app.services.creation_limit import CreationLimit, trusted_proxies
 from app.services.errors import DocumentTooLarge
 from app.web import changes, deletion, editor, home, pages, share, sheet
+from app.web.calculators import router as calculator_pages
 from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
 from app.web.templating import STATIC_DIR, HashedStaticFiles
@@ -83,9 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(exports.router)
     app.include_router(rosters.router)
     app.include_router(sheet.router)
-    app.include_router(order_test.router)
-    app.include_router(melee.router)
-    app.include_router(table_calculators)
+    app.include_router(calculators.router)
+    app.include_router(calculator_pages)
     docs.install(app)  # before /static: its files are mounted under /static/api-docs
     app.mount("/static", HashedStaticFiles(directory=STATIC_DIR), name="static")
 

@@ -4,33 +4,18 @@ figure-sizes?scale=N`. The seed's two columns, and the builder's own extension t
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.domain.chainmail import figure_sizes as fs
-from app.routes.calc_forms import FieldProblem, whole
-from app.schemas import ValidationFailure
 from app.web import i18n
+from app.web.calculators.forms import FieldProblem, whole
 from app.web.templating import render
 
 router = APIRouter()
 DEFAULT_SCALE = 28
 
 
-@router.get("/api/v1/rulesets/chainmail/figure-sizes", tags=["pricing"],
-            summary="Fantasy figure sizes by Chainmail's Table 27, at any human scale",
-            responses={422: {"model": ValidationFailure,
-                             "description": "The scale is invalid; the message names it"}})
-def figure_sizes(scale: Annotated[int, Query(ge=fs.MIN_SCALE, le=fs.MAX_SCALE,
-                                             description="human figures' height, mm")]
-                 ) -> dict[str, Any]:
-    """Each kind's size in whole mm (halves up) and exactly. At 30 and 40 mm the seed's table;
-    elsewhere the builder's extension: scaled from the 30 mm column up to 30 mm, from the 40 mm
-    column from 40 mm, in a straight line between the two columns in between."""
-    return {"scale": scale, "from_the_table": scale in fs.SEED_SCALES,
-            "sizes": fs.sizes(scale)}
 
 
 @router.get("/calc/figure-sizes", include_in_schema=False,

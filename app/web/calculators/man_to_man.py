@@ -9,30 +9,15 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from app.deps import NOT_JSON_ANSWER, json_body
 from app.domain.chainmail import man_to_man as mm
-from app.routes.calc_forms import FieldProblem, choice, shown, whole
-from app.schemas import ValidationFailure
 from app.web import i18n
-from app.web.security import CROSS_SITE_ANSWER
+from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render
 
 router = APIRouter()
 FLAGS = ("mounted", "higher", "leader", "berserker", "charge")
 
 
-@router.post("/api/v1/rulesets/chainmail/man-to-man", tags=["pricing"],
-             summary="Who strikes first, blows, parries and modifiers in man-to-man combat",
-             dependencies=[Depends(json_body)],
-             responses={**CROSS_SITE_ANSWER, **NOT_JSON_ANSWER, 422: {
-                 "model": ValidationFailure,
-                 "description": "A field is invalid; the message names it"}})
-def man_to_man(body: mm.Fight) -> dict[str, Any]:
-    """Weapon classes are the player's (Appendix B is not in the seed). For rounds 1 and 2 the
-    first striker and the rule deciding it; for each side its blows a round, whether it strikes
-    in round 1, its die modifiers, its parry (rule 4) and its horse's blow in round 2; and, when
-    foot meets horse, Table 23's chances of being stunned after a dismounting."""
-    return mm.fight_json(body)
 
 
 def _fighter(params: Any, prefix: str, label: str) -> mm.Fighter:

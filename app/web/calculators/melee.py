@@ -11,143 +11,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Body, Depends, Query, Request
-from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from fastapi import APIRouter, Depends, Request
 from starlette.responses import RedirectResponse, Response
 
-from app import errors
-from app.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body, not_found
+from app.deps import ROSTER_ID, SessionDep
 from app.domain import get_ruleset
-from app.domain.base import Lang, Whole, percent_text, pick
+from app.domain.base import Lang, percent_text
 from app.domain.formation_density import Unit, exchange, melee_json
 from app.domain.formation_density import catalogue as cat
-from app.domain.formation_density.result import MeleeResult
-from app.schemas import Failure, ValidationFailure
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
 from app.web import i18n
-from app.web.security import CROSS_SITE_ANSWER
 from app.web.templating import render
 
 router = APIRouter()
 
 # ---------------------------------------------------------------- the API body
-
-# Discriminator tags, removed from error paths so a field reads "a.lines[0].count".
-INLINE, STORED = "formation_density:unit", "formation_density:stored_unit"
-errors.register_tags({INLINE, STORED})
-
-
-class StoredUnit(BaseModel):
-    """A unit of a stored roster of this rule system, by the roster's id and the unit's index."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    roster: str = Field(pattern=ROSTER_ID, description="the roster's public id")
-    unit: Whole = Field(ge=0, lt=10_000, strict=True, description="the unit's index, from 0")
-
-
-def _side_kind(value: Any) -> str | None:
-    if isinstance(value, dict):
-        return STORED if "roster" in value else INLINE
-    if isinstance(value, StoredUnit):
-        return STORED
-    return INLINE if isinstance(value, Unit) else None
-
-
-Side = Annotated[
-    Annotated[Unit, Tag(INLINE)] | Annotated[StoredUnit, Tag(STORED)],
-    Discriminator(_side_kind, custom_error_type="side_type",
-                  custom_error_message='a unit, or {"roster": id, "unit": index}'),
-]
-
-
-class MeleeRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    a: Side
-    b: Side
-
-
-def _refuse(field: str, message: str, *,
-            missing: bool = False) -> RequestValidationError:
-    kind = errors.ReferenceNotFound if missing else RequestValidationError
-    return kind([{"loc": ("body", *field.split(".")), "msg": message,
-                  "type": "not_found" if missing else "value_error"}])
-
-
-def _resolve(session: Any, side: Unit | StoredUnit, field: str,
-             lang: Lang) -> tuple[Unit, tuple[str, int] | None]:
-    """The unit a side names, read from its stored roster when it refers to one."""
-    if isinstance(side, Unit):
-        return side, None
-    try:
-        stored = rosters.get_roster(session, side.roster)
-    except RosterDeleted as gone:
-        # 410, worded as the rest of the API words a deleted roster.
-        raise not_found(lang, side.roster, gone) from gone
-    except RosterNotFound as missing:
-        raise _refuse(f"{field}.roster", pick(
-            lang, f"there is no roster {side.roster}", f"армии {side.roster} нет"),
-            missing=True) from missing
-    if stored.ruleset != cat.RULESET_ID:
-        system = get_ruleset(stored.ruleset)
-        name = (system.name_ru if lang == "ru" else system.name_en) if system else stored.ruleset
-        raise _refuse(f"{field}.roster", pick(
-            lang, f"roster {side.roster} is a {name} roster; the melee calculator takes "
-                  f"{cat.NAME_EN} rosters",
-            f"армия {side.roster} собрана по правилам «{name}»; калькулятор рукопашной "
-            f"принимает армии «{cat.NAME_RU}»"))
-    units = stored.document.units  # type: ignore[attr-defined]
-    if side.unit >= len(units):
-        raise _refuse(f"{field}.unit", pick(
-            lang, f"roster {side.roster} has 1 unit (index 0)" if len(units) == 1 else
-                  f"roster {side.roster} has {len(units)} units (indexes 0 to "
-                  f"{len(units) - 1})" if units else f"roster {side.roster} has no units",
-            f"в армии {side.roster} отрядов: {len(units)}"), missing=True)
-    return units[side.unit], (stored.id, side.unit)
-
-
-@router.post(
-    "/api/v1/rulesets/formation_density/melee", tags=["pricing"], response_model=MeleeResult,
-    summary="Exact melee exchange between two Formation Density units",
-    dependencies=[Depends(json_body)],
-    responses={**CROSS_SITE_ANSWER, **NOT_JSON_ANSWER, 404: {
-        "model": ValidationFailure,
-        "description": "A referenced roster or unit does not exist; the message names it"},
-        410: {"model": Failure,
-              "description": "A referenced roster was deleted (restorable for 30 days)"},
-        422: {"model": ValidationFailure,
-              "description": "A unit or reference is invalid; the message names it"}})
-def melee(
-    session: SessionDep,
-    body: Annotated[MeleeRequest, Body(openapi_examples={
-        "inline": {"summary": "Two units written out", "value": {
-            "a": {"name": "Легионеры", "density": 3, "files": 20, "lines": [
-                {"class": "melee_specialists", "weapon": "heavy_throwing", "count": 20,
-                 "shield": True, "armour": True},
-                {"class": "melee_specialists", "weapon": "sword", "count": 20,
-                 "shield": True, "armour": True}]},
-            "b": {"name": "Фаланга", "density": 5, "files": 10, "lines": [
-                {"class": "shock_troops", "weapon": "pike", "count": 40, "armour": True}]}}},
-        "stored": {"summary": "Units of stored rosters", "value": {
-            "a": {"roster": "ROSTER_ID", "unit": 0}, "b": {"roster": "ROSTER_ID", "unit": 1}}},
-    })],
-    lang: Annotated[Literal["en", "ru"], Query(description="Language of messages")] = "en",
-) -> dict[str, Any]:
-    """One exchange of blows: for each side the exact distribution and expectation of hits
-    scored, enemy hits blocked and warriors lost (probabilities as "n/d" and as floats), the
-    shield-wall and armour shares, and for a side with swords the same exchange with its sword
-    hits kept as parries. Each side is a unit (as in a roster) or `{"roster": id, "unit":
-    index}` naming a unit of a stored Formation Density roster."""
-    unit_a, source_a = _resolve(session, body.a, "a", lang)
-    unit_b, source_b = _resolve(session, body.b, "b", lang)
-    return melee_json(exchange(unit_a, unit_b), lang, (source_a, source_b))
-
 
 # ---------------------------------------------------------------- the calculator page
 
@@ -240,6 +122,38 @@ def _choices(session: Any, ids: list[str], lang: Lang) -> tuple[list[Choice], li
     return choices, loaded, problems
 
 
+def _wanted(params: Any, picked: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The rosters the page's address asks for (its `roster` and `add` fields, and those of
+    the units picked), at most MAX_ROSTERS; and what of it names no roster."""
+    wanted: list[str] = []
+    problems: list[str] = []
+    for raw in [*params.getlist("roster"), params.get("add", "")]:
+        if not raw.strip():
+            continue
+        roster_id = roster_id_from(raw[:300])
+        if roster_id is None:
+            problems.append(i18n.gettext("%(text)s is not a roster link or id.")
+                            % {"text": raw[:80]})
+        else:
+            wanted.append(roster_id)
+    for value in picked.values():
+        roster_id = value.partition(":")[0]
+        if roster_id and _BARE_ID.fullmatch(roster_id):
+            wanted.append(roster_id)
+    return list(dict.fromkeys(wanted))[:MAX_ROSTERS], problems
+
+
+def _charts(result: dict[str, Any], lang: Lang) -> dict[str, dict[str, Any]]:
+    """Each side's bars: hits, blocked and lost, and lost when parrying with swords."""
+    charts: dict[str, dict[str, Any]] = {}
+    for side in ("a", "b"):
+        charts[side] = {key: bars(result[side][key], lang)
+                        for key in ("hits", "blocked", "lost")}
+        if result[side]["parrying"]:
+            charts[side]["parried_lost"] = bars(result[side]["parrying"]["lost"], lang)
+    return charts
+
+
 @router.get("/calc/melee", include_in_schema=False,
             dependencies=[Depends(i18n.page_language)])
 def melee_page(request: Request, session: SessionDep) -> Response:
@@ -252,23 +166,8 @@ def melee_page(request: Request, session: SessionDep) -> Response:
         kept = [(k, v) for k, v in params.multi_items() if k != "add"] + [("roster", roster_id)]
         return RedirectResponse(f"/calc/melee?{urlencode(kept)}", status_code=303,
                                 headers={"Cache-Control": "no-store"})
-    wanted: list[str] = []
-    problems: list[str] = []
-    for raw in [*params.getlist("roster"), params.get("add", "")]:
-        if not raw.strip():
-            continue
-        roster_id = roster_id_from(raw[:300])
-        if roster_id is None:
-            problems.append(i18n.gettext("%(text)s is not a roster link or id.")
-                            % {"text": raw[:80]})
-        else:
-            wanted.append(roster_id)
     picked = {side: params.get(side, "") for side in ("a", "b")}
-    for value in picked.values():
-        roster_id = value.partition(":")[0]
-        if roster_id and _BARE_ID.fullmatch(roster_id):
-            wanted.append(roster_id)
-    wanted = list(dict.fromkeys(wanted))[:MAX_ROSTERS]
+    wanted, problems = _wanted(params, picked)
     choices, loaded, unreadable = _choices(session, wanted, lang)
     problems += unreadable
     by_value = {c.value: c for c in choices}
@@ -284,11 +183,7 @@ def melee_page(request: Request, session: SessionDep) -> Response:
         a, b = by_value[picked["a"]], by_value[picked["b"]]
         result = melee_json(exchange(a.unit, b.unit), lang,
                             ((a.roster, a.index), (b.roster, b.index)))
-        for side in ("a", "b"):
-            charts[side] = {key: bars(result[side][key], lang)
-                            for key in ("hits", "blocked", "lost")}
-            if result[side]["parrying"]:
-                charts[side]["parried_lost"] = bars(result[side]["parrying"]["lost"], lang)
+        charts = _charts(result, lang)
     groups: dict[str, list[Choice]] = {}
     for choice in choices:
         groups.setdefault(choice.roster, []).append(choice)

@@ -6,18 +6,16 @@ The calculator is a GET form: it works without JavaScript, and htmx swaps only t
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import ValidationError
 from starlette.responses import Response
 
 from app.domain import get_ruleset
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
-from app.domain.line_and_square.roster import FormationId
 from app.domain.line_and_square.square import square_rules
-from app.schemas import ValidationFailure
 from app.web.i18n import page_language, request_lang
 from app.web.problems import problem_text
 from app.web.templating import render
@@ -26,23 +24,6 @@ router = APIRouter()
 FORM_FIELDS = ("discipline", "formation", "officer", "disorder")
 
 
-@router.get("/api/v1/rulesets/line_and_square/order-test", tags=["pricing"],
-            summary="Exact chance of passing a Line and Square order test",
-            responses={422: {"model": ValidationFailure,
-                             "description": "A parameter is invalid; the message names it"}})
-def order_test_chance(
-    discipline: Annotated[int, Query(ge=cat.MIN_DISCIPLINE, le=cat.MAX_DISCIPLINE)] = 0,
-    formation: Annotated[FormationId, Query()] = "loose",  # type: ignore[valid-type]
-    officer: Annotated[bool, Query(description="an officer's unit within 12\"")] = False,
-    disorder: Annotated[int, Query(ge=0, le=cat.MAX_DISORDER,
-                                   description="disorder markers")] = 0,
-) -> dict[str, Any]:
-    """2d6 + discipline (+1 close order, +1 square, +1 officer in reach, −1 per disorder
-    marker) passes on 6 or more; 1-1 always fails, 6-6 always passes. `passing_throws` of
-    `throws` (36), the reduced fraction `numerator`/`denominator`, and `chance` as a float."""
-    query = OrderTestQuery(discipline=discipline, formation=formation, officer=officer,
-                           disorder=disorder)
-    return chance_json(query.test())
 
 
 def _names(lang: str) -> dict[str, dict[str, str]]:

@@ -9,33 +9,18 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from app.deps import NOT_JSON_ANSWER, json_body
 from app.domain.base import Lang, decimal_text
 from app.domain.formation_density import catalogue as cat
 from app.domain.formation_density import shooting as sh
 from app.domain.formation_density.dice import Dist
-from app.routes.calc_forms import FieldProblem, shown, whole
-from app.schemas import ValidationFailure
 from app.web import i18n
-from app.web.security import CROSS_SITE_ANSWER
+from app.web.calculators.forms import FieldProblem, shown, whole
 from app.web.templating import render
 
 router = APIRouter()
 FLAGS = ("shield", "armour", "cavalry", "cavalry_armour")
 
 
-@router.post("/api/v1/rulesets/formation_density/shooting", tags=["pricing"],
-             summary="Exact losses from hits landed by shooting, in Formation Density",
-             dependencies=[Depends(json_body)],
-             responses={**CROSS_SITE_ANSWER, **NOT_JSON_ANSWER, 422: {
-                 "model": ValidationFailure,
-                 "description": "A field is invalid; the message names it"}})
-def shooting(body: sh.ShootingRequest) -> dict[str, Any]:
-    """From `hits` landed: the exact distribution of warriors lost after the shield wall and
-    armour (against cavalry the hits split, the larger half at the horses, riders and horses
-    protected apart, `parts` giving each), and the chance the target must retreat (any loss,
-    when the shooters' density is higher than its own)."""
-    return sh.shooting_json(body)
 
 
 def _rows(d: Dist, lang: Lang) -> list[tuple[int, dict[str, str]]]:

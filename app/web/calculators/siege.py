@@ -11,14 +11,11 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app import errors
-from app.deps import NOT_JSON_ANSWER, json_body
 from app.domain.base import Lang
 from app.domain.chainmail import siege as sg
 from app.domain.chainmail.siege_rules import REFERENCE, movement_rows
-from app.routes.calc_forms import FieldProblem, choice, shown, whole
-from app.schemas import ValidationFailure
 from app.web import i18n
-from app.web.security import CROSS_SITE_ANSWER
+from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render
 
 router = APIRouter()
@@ -27,20 +24,6 @@ errors.register_tags(set(sg.STRUCTURE_TAGS.values()))
 PAGE_STRUCTURES = 3
 
 
-@router.post("/api/v1/rulesets/chainmail/siege", tags=["pricing"],
-             summary="Hits, turns and ram damage against Chainmail's siege structures",
-             dependencies=[Depends(json_body)],
-             responses={**CROSS_SITE_ANSWER, **NOT_JSON_ANSWER, 422: {
-                 "model": ValidationFailure,
-                 "description": "A field is invalid (points outside Table 21's range among "
-                                "them); the message names it"}})
-def siege(body: sg.SiegeRequest) -> dict[str, Any]:
-    """For each structure: `hits_to_destroy` per Table 22 weapon (⌈points / damage⌉); the
-    battery's turns if every engine lands one hit a turn; the rams' exact damage distribution
-    before all are disabled (2 points a turn each; a 9+ on 2d6 before its blow disables one),
-    capped at the structure's points; and the exact distribution of turns until the structure
-    falls to battery and rams together (`never`: no battery and every ram disabled first)."""
-    return sg.siege_json(body)
 
 
 def _named(item: Any, lang: Lang) -> str:

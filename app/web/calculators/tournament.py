@@ -12,8 +12,8 @@ from starlette.responses import Response
 
 from app.domain.base import Lang
 from app.domain.chainmail import tournament as tm
-from app.routes.calc_forms import FieldProblem
 from app.web import i18n
+from app.web.calculators.forms import FieldProblem
 from app.web.templating import render
 
 router = APIRouter()

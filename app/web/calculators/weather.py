@@ -10,31 +10,16 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from app.deps import NOT_JSON_ANSWER, json_body
 from app.domain.base import Lang
 from app.domain.chainmail import weather as wx
-from app.routes.calc_forms import FieldProblem, choice, shown, whole
-from app.schemas import ValidationFailure
 from app.web import i18n
-from app.web.security import CROSS_SITE_ANSWER
+from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render
 
 router = APIRouter()
 DEFAULT_CHECKS = 6
 
 
-@router.post("/api/v1/rulesets/chainmail/weather", tags=["pricing"],
-             summary="Exact weather forecast by Chainmail's Table 20",
-             dependencies=[Depends(json_body)],
-             responses={**CROSS_SITE_ANSWER, **NOT_JSON_ANSWER, 422: {
-                 "model": ValidationFailure,
-                 "description": "A field is invalid; the message names it"}})
-def weather_forecast(body: wx.WeatherRequest) -> dict[str, Any]:
-    """For each check (every even turn) 1 … `checks`: the exact chance of each weather after it
-    (`distribution`) and of each event at it (`events`: heat wave, drizzle, downpour rolled at
-    that check; mud formed by then — two downpour checks in a row, and it stays). `start` null:
-    the starting d6 decides (1–3 clear, 4–5 cloudy, 6 rain)."""
-    return wx.forecast_json(body.start, body.checks)
 
 
 def _name(key: str, lang: Lang) -> str:
