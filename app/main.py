@@ -14,15 +14,16 @@ from app.deps import APP_DEPENDENCIES
 from app.domain import RULESETS
 from app.domain.base import pick
 from app.http.allowed_methods import AllowedMethods, every_route
+from app.http.cross_site import CrossSiteWrites
 from app.http.limits import BodySizeLimit
 from app.http.observability import RequestLog, configure_logging
+from app.http.security_headers import HEADERS as SECURITY_HEADERS
+from app.http.security_headers import SecurityHeaders
 from app.lifespan import storage_lifespan
 from app.services.creation_limit import CreationLimit, trusted_proxies
 from app.services.errors import DocumentTooLarge
 from app.web import changes, deletion, editor, home, pages, share, sheet
 from app.web.calculators import router as calculator_pages
-from app.web.security import HEADERS as SECURITY_HEADERS
-from app.web.security import CrossSiteWrites, SecurityHeaders
 from app.web.templating import STATIC_DIR, HashedStaticFiles
 
 
@@ -42,6 +43,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.register_tags(set(RULESETS))
     errors.install(app, missing_page=pages.nothing_here, deleted_page=deletion.deleted_page)
     health.install(app)
+    _answer_failures(app)
+    _include_routes(app)
+    _add_middleware(app, settings)
+    return app
+
+
+def _answer_failures(app: FastAPI) -> None:
+    """The answers to what the routes raise and nothing else handles."""
 
     @app.exception_handler(DocumentTooLarge)
     async def _too_large(request: Request, exc: DocumentTooLarge) -> JSONResponse:
@@ -69,6 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"field": "body", "message": "nested too deeply", "type": "value_error",
                  "loc": ["body"]}]})
 
+
+def _include_routes(app: FastAPI) -> None:
     # A request is matched against the routers in this order, route by route: the probes and
     # the API's few routes first, then the pages. No two routers share a path and method, so
     # the order changes no answer.
@@ -87,6 +98,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     docs.install(app)  # before /static: its files are mounted under /static/api-docs
     app.mount("/static", HashedStaticFiles(directory=STATIC_DIR), name="static")
 
+
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
     # Innermost: what it compresses is the answer as sent, HEAD's (headers of the GET, no
     # body) included; the security headers, the body limit and the log sit outside it.
     app.add_middleware(GZipMiddleware, minimum_size=1024)
@@ -100,4 +113,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if proxies:
         # Outermost, so that everything inside sees the client behind the proxy.
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)
-    return app

@@ -25,10 +25,10 @@ from app.domain.formation_density.result import MeleeResult
 from app.domain.line_and_square import catalogue as ls_cat
 from app.domain.line_and_square.order_test import OrderTestQuery, chance_json
 from app.domain.line_and_square.roster import FormationId
+from app.http.cross_site import CROSS_SITE_ANSWER
 from app.schemas import Failure, ValidationFailure
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
-from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter()
 

@@ -29,13 +29,13 @@ from app.exports import (
     export_markdown,
     export_text,
 )
+from app.http.cross_site import CROSS_SITE_ANSWER
 from app.imports import ImportRefused, import_schema, parse_roster
 from app.schemas import Failure, ValidationFailure
 from app.services import creation_limit, rosters
 from app.services.errors import RosterNotFound
 from app.services.records import StoredRoster
 from app.storage.tables import RosterCreated
-from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["exports"])
 

@@ -9,8 +9,8 @@ from fastapi.responses import JSONResponse
 
 from app.deps import NOT_JSON_ANSWER, json_body
 from app.domain import RULESETS, RosterDocument, get_ruleset
+from app.http.cross_site import CROSS_SITE_ANSWER
 from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
-from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter(prefix="/api/v1", tags=["pricing"])
 

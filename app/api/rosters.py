@@ -29,6 +29,8 @@ from app.deps import (
 from app.domain import RULESETS, RosterDocument
 from app.domain.base import Lang, pick
 from app.errors import refusal_body
+from app.http import conditional
+from app.http.cross_site import CROSS_SITE_ANSWER
 from app.schemas import Failure, ValidationFailure
 from app.services import creation_limit, revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
@@ -40,8 +42,6 @@ from app.storage.tables import (
     RosterPublic,
     StaleVersion,
 )
-from app.web import conditional
-from app.web.security import CROSS_SITE_ANSWER
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"])
 

@@ -1,4 +1,6 @@
-"""Security headers on every answer, and protection of cookie-authenticated changes.
+"""Requests another site's page made a browser send: whether a request is from this site
+(same_origin, which the pages' CSRF check also asks), and the API's refusal of changes sent
+from elsewhere (CrossSiteWrites).
 
 A browser is remembered by an HttpOnly device cookie. A page form that changes data must echo
 the browser's random CSRF cookie in a hidden field (another site can make the browser send the
@@ -7,49 +9,15 @@ cookie but cannot read it, so it cannot forge the field), and a cross-site Origi
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.errors import refusal_body
 from app.schemas import Failure
-
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
-    "form-action 'self'; frame-ancestors 'none'"
-)
-HEADERS: list[tuple[bytes, bytes]] = [
-    (b"content-security-policy", CSP.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    # Edit links carry a key in the address: never send addresses to other sites.
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-]
-
-
-class SecurityHeaders:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in HEADERS if n not in present]
-                message["headers"] = list(message.get("headers", [])) + extra
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
 
 
 def same_origin(request: Request) -> bool:
@@ -97,13 +65,6 @@ def public_origin(request: Request) -> str:
     default = {"http": 80, "https": 443}[scheme]
     port = "" if parts.port in (None, default) else f":{parts.port}"
     return f"{scheme}://{host}{port}"
-
-
-def csrf_ok(request: Request, cookie_token: str | None, submitted: str | None) -> bool:
-    """Double submit: the form must echo the browser's own CSRF cookie, from this site."""
-    if not cookie_token or not submitted or not same_origin(request):
-        return False
-    return hmac.compare_digest(cookie_token.encode(), submitted.encode())
 
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})

@@ -16,6 +16,7 @@ from sqlmodel import Session
 
 from app.domain import RULESETS, Evaluation
 from app.domain.stored_documents import DOCUMENT
+from app.http.cross_site import same_origin
 from app.services import devices, revisions, rosters
 from app.services.errors import (
     DocumentTooLarge,
@@ -35,11 +36,11 @@ from app.web.pages import (
     _not_editable,
     _redirect,
     _roster_form,
+    csrf_ok,
     page,
     roster_context,
 )
 from app.web.problems import edit_problem, problem_text
-from app.web.security import csrf_ok, same_origin
 from app.web.systems import SYSTEMS
 from app.web.templating import is_htmx
 

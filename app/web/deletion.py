@@ -28,9 +28,9 @@ from app.web.pages import (
     _refuse,
     _remember,
     _roster_form,
+    csrf_ok,
     page,
 )
-from app.web.security import csrf_ok
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
 

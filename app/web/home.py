@@ -33,10 +33,10 @@ from app.web.pages import (
     _remember,
     _unreadable,
     _with_form,
+    csrf_ok,
     page,
 )
 from app.web.problems import edit_problem, problem_text
-from app.web.security import csrf_ok
 from app.web.systems import SYSTEMS
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])

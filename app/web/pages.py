@@ -10,6 +10,7 @@ home, share, editor, changes, deletion.
 from __future__ import annotations
 
 import functools
+import hmac
 import re
 import secrets
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.deps import ROSTER_ID
 from app.domain import RULESETS, Evaluation, get_ruleset
+from app.http.cross_site import same_origin
 from app.services import creation_limit, devices, rosters
 from app.services.errors import (
     RosterDeleted,
@@ -34,7 +36,6 @@ from app.services.errors import (
 from app.services.records import StoredRoster
 from app.storage.db import open_session
 from app.web import editing, i18n
-from app.web.security import csrf_ok
 from app.web.systems import SYSTEMS
 from app.web.templating import render, site_address
 
@@ -59,6 +60,13 @@ def _csrf_value(request: Request) -> str:
         token = getattr(request.state, "new_csrf", None) or secrets.token_urlsafe(18)
         request.state.new_csrf = token
     return token
+
+
+def csrf_ok(request: Request, cookie_token: str | None, submitted: str | None) -> bool:
+    """Double submit: the form must echo the browser's own CSRF cookie, from this site."""
+    if not cookie_token or not submitted or not same_origin(request):
+        return False
+    return hmac.compare_digest(cookie_token.encode(), submitted.encode())
 
 
 def _finish(request: Request, response: Response) -> Response:

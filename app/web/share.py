@@ -9,12 +9,13 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.deps import SessionDep
+from app.http import conditional
 from app.services import devices, rosters
 from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
-from app.web import conditional, editing, i18n
+from app.web import editing, i18n
 from app.web.pages import (
     CSRF_COOKIE,
     DEVICE_COOKIE,
@@ -29,10 +30,10 @@ from app.web.pages import (
     _over_limit,
     _remember,
     _roster_form,
+    csrf_ok,
     page,
     roster_context,
 )
-from app.web.security import csrf_ok
 from app.web.templating import VARY
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])

@@ -18,9 +18,9 @@ from app.deps import RosterId, SessionDep, not_found
 from app.domain.base import Lang
 from app.exports import sheet_of
 from app.exports.formats import FORMATS
+from app.http import conditional
 from app.services import rosters
 from app.services.errors import RosterNotFound
-from app.web import conditional
 from app.web.i18n import request_lang
 from app.web.templating import VARY, render, site_address
 

@@ -15,8 +15,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.http.observability import escaped
+from app.http.security_headers import HEADERS
 from app.main import create_app
-from app.web.security import HEADERS
 from tests.helpers.databases import settings_for
 from tests.integration.test_health import access_lines
 

@@ -8,7 +8,7 @@ import re
 
 from fastapi.testclient import TestClient
 
-from app.web.security import HEADERS
+from app.http.security_headers import HEADERS
 from tests.helpers.documents import army
 
 
