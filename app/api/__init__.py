@@ -1,2 +1,2 @@
-"""The JSON API routes: rule systems and pricing, stored rosters, exports and imports,
-health, and the API documentation."""
+"""The JSON API routes: rule systems and pricing, stored rosters, exports and imports, the
+calculators, health, and the API documentation."""
