@@ -2,9 +2,10 @@
 
 Every function takes a SQLModel `Session` first and plain values otherwise, and owns its
 transaction: it commits what it did or rolls all of it back. Authorisation is the caller's:
-`check_edit_key` (the API) or `can_edit` / `editable_roster` (the pages) come before a change,
-and the editor's change also passes its browser's device token to `replace_roster`, whose
-write itself then requires that browser's right to edit.
+`check_edit_key` (the API) or `devices.can_edit` / `editable_roster` (the pages) come before a
+change, and the editor's change also passes its browser's device token to `replace_roster`,
+whose write itself then requires that browser's right to edit. A roster's revisions are read
+in revisions.py, its browsers kept in devices.py.
 """
 
 from __future__ import annotations
