@@ -211,15 +211,15 @@ def test_a_browser_forgotten_by_the_purge_starts_afresh(api: TestClient) -> None
             session.exec(update(Roster).values(  # type: ignore[call-overload]
                 deleted_at=utcnow() - timedelta(days=RESTORE_DAYS + 1)))
             session.commit()
-            before = devices(engine)
+            before = device_count(engine)
             assert rosters.purge_deleted(session) == 1
             assert devices.find_device(session, token) is None
-        assert devices(engine) == before - 1
+        assert device_count(engine) == before - 1
         # Its cookie finds nothing: the home page lists nothing and makes no device; its next
         # roster makes it a new one.
         home = browser.get("/")
         assert home.status_code == 200 and "Gone for good" not in home.text
-        assert devices(engine) == before - 1
+        assert device_count(engine) == before - 1
         made = browser.post("/rosters/new", data={
             "csrf": browser.cookies["muster_csrf"], "name": "Afresh", "ruleset": "chainmail"})
         assert made.status_code == 200
