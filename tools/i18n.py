@@ -4,7 +4,8 @@
     python tools/i18n.py --add new-ru.json     # also fill msgstr from {"English": "Русский"}
 
 A message with a context (`tp("line_and_square", "Unit %(n)s")` in a template) is keyed in the
-JSON as gettext keys it, the context and the message joined by "\u0004".
+JSON as gettext keys it, the context and the message joined by "\u0004"; a plural message by its
+singular, with a list of the Russian forms for 1, 2 and 5.
 
 Prints every message still without a Russian translation. Several people may run it at once:
 a file lock keeps their writes from interleaving.
@@ -45,7 +46,10 @@ def main() -> int:
     with lock_path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         run("extract", "-F", "babel.cfg", "-k", "_", "-k", "gettext", "-k", "ngettext",
-            "-k", "t", "-k", "tp:1c,2", "--no-location", "--omit-header", "-o", str(POT), ".")
+            "-k", "t", "-k", "tp:1c,2",
+            # The rules' and exports' messages (app/domain/text.py).
+            "-k", "tr:2", "-k", "ptr:2c,3", "-k", "ntr:2,3", "-k", "N_",
+            "--no-location", "--omit-header", "-o", str(POT), ".")
         missing: list[str] = []
         for lang in LANGS:
             po = LOCALE / lang / "LC_MESSAGES" / "messages.po"
@@ -61,10 +65,14 @@ def main() -> int:
                     continue
                 if lang == "ru":
                     # A message with a context is keyed as gettext keys it: "context\x04id".
-                    key = f"{message.context}\x04{message.id}" if message.context else message.id
+                    # A plural message is keyed by its singular, its Russian a list of the
+                    # three forms (1, 2, 5).
+                    msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+                    key = f"{message.context}\x04{msgid}" if message.context else msgid
                     if key in additions:
-                        message.string = additions[key]
-                    elif not message.string:
+                        text = additions[key]
+                        message.string = tuple(text) if isinstance(text, list) else text
+                    elif not all(message.string if message.pluralizable else [message.string]):
                         missing.append(key)
                 message.flags.discard("fuzzy")
             with po.open("wb") as handle:
