@@ -48,7 +48,8 @@ def main() -> int:
         run("extract", "-F", "babel.cfg", "-k", "_", "-k", "gettext", "-k", "ngettext",
             "-k", "t", "-k", "tp:1c,2",
             # The rules' and exports' messages (app/domain/text.py).
-            "-k", "tr:2", "-k", "ptr:2c,3", "-k", "ntr:2,3", "-k", "N_",
+            "-k", "tr:2", "-k", "ptr:2c,3", "-k", "ntr:2,3", "-k", "nptr:2c,3,4",
+            "-k", "N_", "-k", "plural_noun:1c,2,3",
             "--no-location", "--omit-header", "-o", str(POT), ".")
         missing: list[str] = []
         for lang in LANGS:

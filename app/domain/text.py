@@ -55,7 +55,18 @@ def ntr(lang: Lang, singular: str, plural: str, n: Fraction | int | float,
     it (12.5, in Russian 12,5). gettext's plural rules count whole numbers only; a fraction
     takes the form of 2: the English plural ("0.5 points") and the Russian genitive singular
     («0,5 очка»), the form CLDR gives Russian fractions."""
+    return nptr(lang, "", singular, plural, n, **params)
+
+
+def nptr(lang: Lang, context: str, singular: str, plural: str, n: Fraction | int | float,
+         **params: object) -> str:
+    """`ntr` in a gettext context: the same English noun in another Russian case ("figure"
+    after «из» is «фигуры», as the object of «добавьте» «фигуру»)."""
     amount = Fraction(n)
     whole = int(amount) if amount.denominator == 1 else 2
-    text = catalogue(lang).ungettext(singular, plural, whole)
+    words = catalogue(lang)
+    if context:
+        text = words.unpgettext(context, singular, plural, whole)
+    else:
+        text = words.ungettext(singular, plural, whole)
     return text % {"n": decimal_text(points_text(amount, "en"), lang), **params}

@@ -22,10 +22,11 @@ from starlette.responses import RedirectResponse, Response
 from app import errors, services
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body, not_found
 from app.domain import get_ruleset
-from app.domain.base import Lang, Whole, percent_text, pick
+from app.domain.base import Lang, Whole, percent_text
 from app.domain.formation_density import Unit, exchange, melee_json
 from app.domain.formation_density import catalogue as cat
 from app.domain.formation_density.result import MeleeResult
+from app.domain.text import ntr, tr
 from app.schemas import Failure, ValidationFailure
 from app.web import i18n
 from app.web.security import CROSS_SITE_ANSWER
@@ -89,24 +90,23 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
         # 410, worded as the rest of the API words a deleted roster.
         raise not_found(lang, side.roster, gone) from gone
     except services.RosterNotFound as missing:
-        raise _refuse(f"{field}.roster", pick(
-            lang, f"there is no roster {side.roster}", f"армии {side.roster} нет"),
+        raise _refuse(f"{field}.roster", tr(lang, "there is no roster %(roster)s",
+                                            roster=side.roster),
             missing=True) from missing
     if stored.ruleset != cat.RULESET_ID:
         system = get_ruleset(stored.ruleset)
         name = (system.name_ru if lang == "ru" else system.name_en) if system else stored.ruleset
-        raise _refuse(f"{field}.roster", pick(
-            lang, f"roster {side.roster} is a {name} roster; the melee calculator takes "
-                  f"{cat.NAME_EN} rosters",
-            f"армия {side.roster} собрана по правилам «{name}»; калькулятор рукопашной "
-            f"принимает армии «{cat.NAME_RU}»"))
+        raise _refuse(f"{field}.roster", tr(lang, "roster %(roster)s is a %(name)s roster; the "
+                                            "melee calculator takes %(melee)s rosters",
+                                            roster=side.roster, name=name,
+                                            melee=tr(lang, "Formation Density")))
     units = stored.document.units  # type: ignore[attr-defined]
     if side.unit >= len(units):
-        raise _refuse(f"{field}.unit", pick(
-            lang, f"roster {side.roster} has 1 unit (index 0)" if len(units) == 1 else
-                  f"roster {side.roster} has {len(units)} units (indexes 0 to "
-                  f"{len(units) - 1})" if units else f"roster {side.roster} has no units",
-            f"в армии {side.roster} отрядов: {len(units)}"), missing=True)
+        raise _refuse(f"{field}.unit", ntr(
+            lang, "roster %(roster)s has 1 unit (index 0)",
+            "roster %(roster)s has %(n)s units (indexes 0 to %(last)s)", len(units),
+            roster=side.roster, last=len(units) - 1) if units else tr(
+            lang, "roster %(roster)s has no units", roster=side.roster), missing=True)
     return units[side.unit], (stored.id, side.unit)
 
 
