@@ -49,9 +49,10 @@ def main() -> int:
             "-k", "t", "-k", "tp:1c,2",
             # The rules' and exports' messages (app/domain/text.py).
             "-k", "tr:2", "-k", "ptr:2c,3", "-k", "ntr:2,3", "-k", "nptr:2c,3,4",
-            "-k", "N_", "-k", "plural_noun:1c,2,3",
+            "-k", "N_", "-k", "NP_:1c,2", "-k", "plural_noun:1c,2,3",
             "--no-location", "--omit-header", "-o", str(POT), ".")
         missing: list[str] = []
+        found: set[str] = set()
         for lang in LANGS:
             po = LOCALE / lang / "LC_MESSAGES" / "messages.po"
             if po.exists():
@@ -70,6 +71,7 @@ def main() -> int:
                     # three forms (1, 2, 5).
                     msgid = message.id[0] if isinstance(message.id, tuple) else message.id
                     key = f"{message.context}\x04{msgid}" if message.context else msgid
+                    found.add(key)
                     if key in additions:
                         text = additions[key]
                         message.string = tuple(text) if isinstance(text, list) else text
@@ -81,6 +83,10 @@ def main() -> int:
         run("compile", "-d", str(LOCALE))
     for message_id in missing:
         print(f"no Russian yet: {message_id!r}")
+    # A translation whose message the extraction did not find (a msgid inside an f-string's
+    # braces, a misspelt key) is dropped silently otherwise.
+    for message_id in sorted(set(additions) - found):
+        print(f"not in the catalogue, so not applied: {message_id!r}")
     return 1 if missing else 0
 
 

@@ -72,13 +72,14 @@ def _message(lang: Lang) -> tuple[str, str]:
 
 
 def _unavailable_page(lang: Lang, title: str, text: str, request_id: str) -> str:
+    again, request = tr(lang, "Try again"), tr(lang, "Request")
     return (f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{escape(title)} · Muster</title>\n"
             f'<link rel="stylesheet" href="/static/css/app.css">\n</head>\n<body>\n'
             f'<main id="main">\n<h1>{escape(title)}</h1>\n<p>{escape(text)}</p>\n'
-            f'<p><a href="">{escape(tr(lang, "Try again"))}</a></p>\n'
-            f"<p><small>{escape(tr(lang, 'Request'))} {escape(request_id)}</small>"
+            f'<p><a href="">{escape(again)}</a></p>\n'
+            f"<p><small>{escape(request)} {escape(request_id)}</small>"
             f"</p>\n</main>\n</body>\n</html>\n")
 
 

@@ -32,6 +32,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> str:
+    """N_ of a message kept as data that one context words its own way; shown with `ptr`."""
+    return message
+
+
 def tr(lang: Lang, message: str, **params: object) -> str:
     """`message` in `lang`, its %(name)s placeholders filled from `params`."""
     text = catalogue(lang).ugettext(message)

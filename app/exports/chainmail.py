@@ -189,7 +189,6 @@ def print_words(lang: Lang) -> dict[str, str]:
         "figures": N_("Figures"),
         "foot": N_("foot"),
         "horse": N_("horse"),
-        "engines": N_("Engines"),
         "morale_test": N_("Morale test for losses"),
         "units": N_("Units"),
         "troops": N_("Troops"),
@@ -202,11 +201,12 @@ def print_words(lang: Lang) -> dict[str, str]:
         "count": N_("Count"),
         "engine": N_("Engine"),
         "applies_to": N_("Applies to"),
-        "no_units": N_("No units yet."),
     }
     return {**frame_words(lang),
             **{key: tr(lang, text) for key, text in entries.items()},
-            "unit": ptr(lang, "chainmail", "Unit")}
+            "unit": ptr(lang, "chainmail", "Unit"),
+            "engines": ptr(lang, "sheet", "Engines"),
+            "no_units": ptr(lang, "sheet", "No units yet.")}
 
 
 def print_context(sheet: ArmySheet) -> dict[str, Any]:

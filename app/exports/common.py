@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 from app.domain.base import Lang, read_points
-from app.domain.text import N_, tr
+from app.domain.text import N_, ptr, tr
 from app.domain.words import counted
 
 # Direction overrides could make a name display as something it is not.
@@ -51,7 +51,6 @@ FRAME_WORDS: dict[str, str] = {
     "paper": N_("Paper"),
     "options": N_("Sheet options"),
     "optional_sections": N_("Also print"),
-    "note": N_("Note"),
     "legality": N_("Legality"),
     "language": N_("Language"),
     "back": N_("Back to the roster"),
@@ -61,7 +60,8 @@ FRAME_WORDS: dict[str, str] = {
 
 
 def frame_words(lang: Lang) -> dict[str, str]:
-    return {key: tr(lang, text) for key, text in FRAME_WORDS.items()}
+    return {**{key: tr(lang, text) for key, text in FRAME_WORDS.items()},
+            "note": ptr(lang, "sheet", "Note")}
 
 
 def points(text: str, lang: Lang) -> str:

@@ -159,7 +159,6 @@ def print_words(lang: Lang) -> dict[str, str]:
         "over": N_("{points} over the limit"),
         "warriors": N_("Warriors"),
         "units": N_("Units"),
-        "formation": N_("Formation"),
         "density": N_("density"),
         "files": N_("files"),
         "ranks": N_("ranks"),
@@ -171,11 +170,12 @@ def print_words(lang: Lang) -> dict[str, str]:
         "cost": N_("Points"),
         "casualties": N_("Losses"),
         "more_figures": N_("+{n} more warriors: tally losses here"),
-        "no_units": N_("No units yet."),
     }
     return {**frame_words(lang),
             **{key: tr(lang, text) for key, text in entries.items()},
-            "unit": ptr(lang, "formation_density", "Unit")}
+            "unit": ptr(lang, "formation_density", "Unit"),
+            "formation": ptr(lang, "formation_density", "Formation"),
+            "no_units": ptr(lang, "sheet", "No units yet.")}
 
 
 def print_context(sheet: FormationSheet) -> dict[str, Any]:

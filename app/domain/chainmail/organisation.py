@@ -95,8 +95,8 @@ def unit_checks(roster: ChainmailRoster, lang: Lang) -> list[RuleCheck]:
     for code, text in UNIT_CODES.items():
         if code not in broken_codes:
             title = tr(lang, text)
-            kept.append(RuleCheck(code, title, f"{title}: {ptr(lang, 'chainmail', 'all units')}",
-                                  True, Severity.error))
+            every = ptr(lang, "chainmail", "all units")
+            kept.append(RuleCheck(code, title, f"{title}: {every}", True, Severity.error))
     return problems + kept
 
 

@@ -10,14 +10,14 @@ from app.domain.base import Lang, Severity
 from app.domain.chainmail.catalogue import NATIONS, PRESETS, Preset
 from app.domain.chainmail.far_east import AVAILABILITY, CATEGORIES, UNLISTED
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
-from app.domain.text import N_, tr
+from app.domain.text import N_, NP_, ptr
 
 Standing = Literal["yes", "some", "possible", "no", "unlisted", "excluded", "discouraged"]
 # Table 18's words, and the strictest first: a figure in two categories stands as the worse.
 ORDER: tuple[Standing, ...] = ("no", "excluded", "unlisted", "some", "discouraged",
                                "possible", "yes")
 WORDS: dict[Standing, str] = {
-    "yes": N_("yes"),
+    "yes": NP_("Table 18", "yes"),  # «есть», where a plain "yes" is «да»
     "some": N_("some (at most 10 %)"),
     "possible": N_("possible (rare)"),
     "no": N_("no (Table 18)"),
@@ -42,7 +42,7 @@ def standing(nation: str, troop: str, weapon: str, knights: bool = False) -> Sta
 
 
 def standing_text(value: Standing, lang: Lang) -> str:
-    return tr(lang, WORDS[value])
+    return ptr(lang, "Table 18", WORDS[value])
 
 
 def preset_standing(preset: Preset) -> dict[str, Standing]:
