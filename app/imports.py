@@ -14,7 +14,7 @@ from pydantic import BaseModel, Discriminator, TypeAdapter, ValidationError, cre
 from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.stored_documents import DOCUMENT as _DOCUMENT
-from app.domain.text import tr
+from app.domain.text import N_, tr
 from app.errors import describe
 from app.exports import FORMAT
 
@@ -62,18 +62,18 @@ def _json(text: str, lang: Lang) -> Any:
                       "json_invalid") from None
 
 
-_JSON_KINDS = {list: ("a list", "список"), str: ("a string", "строка"),
-               bool: ("true/false", "true/false"), int: ("a number", "число"),
-               float: ("a number", "число"), type(None): ("null", "null")}
+_JSON_KINDS = {list: N_("a list"), str: N_("a string"), bool: "true/false", int: N_("a number"),
+               float: N_("a number"), type(None): "null"}
+_OTHER_KIND = N_("something else")
 
 
 def _unwrap(value: Any, lang: Lang) -> dict[str, Any]:
     """The roster document inside an export (or the bare document itself: the export's
     own fields are optional, and `format`, when given, must be one this Muster reads)."""
     if not isinstance(value, dict):
-        en, ru = _JSON_KINDS.get(type(value), ("something else", "что-то другое"))
+        kind = tr(lang, _JSON_KINDS.get(type(value), _OTHER_KIND))
         raise _refuse("file", tr(lang, "must be a JSON object (a roster or a Muster export), not "
-                                 "%(en)s", en=en, ru=ru),
+                                 "%(kind)s", kind=kind),
             "dict_type")
     fmt = value.get("format", FORMAT)
     if fmt not in KNOWN_FORMATS:

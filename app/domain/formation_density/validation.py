@@ -43,6 +43,35 @@ def _classes_of(weapon: str, lang: Lang) -> str:
     return tr(lang, " or ").join(names)
 
 
+def _weapon_wrong(line: Line) -> bool:
+    return line.line_class not in WEAPONS[line.weapon].classes
+
+
+def _shield_wrong(line: Line) -> bool:
+    return line.shield and WEAPONS[line.weapon].has("two_handed")
+
+
+def _lance_wrong(line: Line) -> bool:
+    return not line.mounted and (line.weapon == "cavalry_lance"
+                                 or line.line_class == "shock_cavalry")
+
+
+def _armour_wrong(line: Line) -> bool:
+    return line.cavalry_armour and not line.mounted
+
+
+# Rules a unit breaks by its lines: the code, the lines that break it, what is wrong with them
+# (%(unit)s: those lines) and the remedy.
+_LINE_RULES: tuple[tuple[str, Callable[[Line], bool], str, str], ...] = (
+    ("unit.two_handed_shield", _shield_wrong, N_("a shield with a two-handed weapon: %(unit)s"),
+     N_("a two-handed weapon leaves no hand for a shield; remove the shield")),
+    ("unit.lance_on_foot", _lance_wrong, N_("on foot: %(unit)s"),
+     N_("mark the line mounted, or choose another class and weapon")),
+    ("unit.cavalry_armour_on_foot", _armour_wrong, N_("cavalry armour on foot: %(unit)s"),
+     N_("cavalry armour protects horses; mark the line mounted or remove it")),
+)
+
+
 def unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
     """The rules of §3 a unit breaks (none when it keeps them all)."""
     found: list[RuleCheck] = []
@@ -52,42 +81,17 @@ def unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
         found.append(RuleCheck(code, tr(lang, text), f"{unit_label(index, unit, lang)}: "
                                f"{what}", False, severity, hint=hint, unit=index))
 
-    def weapon_wrong(line: Line) -> bool:
-        return line.line_class not in WEAPONS[line.weapon].classes
-
-    if any(weapon_wrong(ln) for ln in unit.lines):
-        first = next(ln for ln in unit.lines if weapon_wrong(ln))
-        weapon = WEAPONS[first.weapon].name(lang)
+    if any(_weapon_wrong(ln) for ln in unit.lines):
+        first = next(ln for ln in unit.lines if _weapon_wrong(ln))
         broken("unit.weapon_class",
-               tr(lang, "weapon not of the class: %(unit)s", unit=_lines(unit, lang, weapon_wrong)),
-               tr(lang, "%(weapon)s is for %(weapon2)s; change the class or the weapon",
-                  weapon=weapon, weapon2=_classes_of(first.weapon, lang)))
-
-    def shield_wrong(line: Line) -> bool:
-        return line.shield and WEAPONS[line.weapon].has("two_handed")
-
-    if any(shield_wrong(ln) for ln in unit.lines):
-        broken("unit.two_handed_shield",
-               tr(lang, "a shield with a two-handed weapon: %(unit)s",
-                  unit=_lines(unit, lang, shield_wrong)),
-               tr(lang, "a two-handed weapon leaves no hand for a shield; remove the shield"))
-
-    def lance_wrong(line: Line) -> bool:
-        return not line.mounted and (line.weapon == "cavalry_lance"
-                                     or line.line_class == "shock_cavalry")
-
-    if any(lance_wrong(ln) for ln in unit.lines):
-        broken("unit.lance_on_foot",
-               tr(lang, "on foot: %(unit)s", unit=_lines(unit, lang, lance_wrong)),
-               tr(lang, "mark the line mounted, or choose another class and weapon"))
-
-    def armour_wrong(line: Line) -> bool:
-        return line.cavalry_armour and not line.mounted
-
-    if any(armour_wrong(ln) for ln in unit.lines):
-        broken("unit.cavalry_armour_on_foot",
-               tr(lang, "cavalry armour on foot: %(unit)s", unit=_lines(unit, lang, armour_wrong)),
-               tr(lang, "cavalry armour protects horses; mark the line mounted or remove it"))
+               tr(lang, "weapon not of the class: %(unit)s",
+                  unit=_lines(unit, lang, _weapon_wrong)),
+               tr(lang, "%(weapon)s is for %(classes)s; change the class or the weapon",
+                  weapon=WEAPONS[first.weapon].name(lang),
+                  classes=_classes_of(first.weapon, lang)))
+    for code, wrong, what, hint in _LINE_RULES:
+        if any(wrong(ln) for ln in unit.lines):
+            broken(code, tr(lang, what, unit=_lines(unit, lang, wrong)), tr(lang, hint))
 
     d = unit.density
     shock = d == MIN_DENSITY and any(ln.line_class == "shock_troops" for ln in unit.lines)
