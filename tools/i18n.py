@@ -30,6 +30,20 @@ LANGS = ("en", "ru")
 PYBABEL = [sys.executable, "-m", "babel.messages.frontend"]
 
 
+# The marker functions extraction looks for: the templates' (_, t, tp) and the Python code's
+# (app/domain/text.py: tr, ptr, ntr, nptr, the data markers N_ and NP_, and app/domain/words.py's
+# counted nouns).
+KEYWORDS = ("_", "gettext", "ngettext", "t", "tp:1c,2", "tr:2", "ptr:2c,3", "ntr:2,3",
+            "nptr:2c,3,4", "N_", "NP_:1c,2", "plural_noun:1c,2,3")
+
+
+def extract(pot: Path) -> None:
+    """Every message of the templates and of app/, into the template catalogue `pot`."""
+    keywords = [arg for keyword in KEYWORDS for arg in ("-k", keyword)]
+    run("extract", "-F", "babel.cfg", *keywords, "--no-location", "--omit-header",
+        "-o", str(pot), ".")
+
+
 def run(*args: str) -> None:
     subprocess.run([*PYBABEL, *args], cwd=ROOT, check=True, capture_output=True)
 
@@ -45,12 +59,7 @@ def main() -> int:
     lock_path = Path(tempfile.gettempdir()) / "muster-i18n.lock"
     with lock_path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        run("extract", "-F", "babel.cfg", "-k", "_", "-k", "gettext", "-k", "ngettext",
-            "-k", "t", "-k", "tp:1c,2",
-            # The rules' and exports' messages (app/domain/text.py).
-            "-k", "tr:2", "-k", "ptr:2c,3", "-k", "ntr:2,3", "-k", "nptr:2c,3,4",
-            "-k", "N_", "-k", "NP_:1c,2", "-k", "plural_noun:1c,2,3",
-            "--no-location", "--omit-header", "-o", str(POT), ".")
+        extract(POT)
         missing: list[str] = []
         found: set[str] = set()
         for lang in LANGS:

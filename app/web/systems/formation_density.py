@@ -136,7 +136,7 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
                        for unit in result["units"]],
         "fd_blocks": [_exact(unit["shield_wall"]["expected_blocks"]["exact"])
                       if unit["shield_wall"] else None for unit in result["units"]],
-        "fd_features": {f["id"]: {"en": f["description_en"], "ru": f["description_ru"]}
-                        for f in catalogue["features"]},
+        # The catalogue's own description in the page's language (its description_en/_ru).
+        "fd_features": {f["id"]: f[f"description_{lang}"] for f in catalogue["features"]},
         "fd_flags": LINE_FLAGS,
     }
