@@ -13,6 +13,7 @@ from starlette.responses import Response
 from app.deps import NOT_JSON_ANSWER, json_body
 from app.domain.base import Lang
 from app.domain.chainmail import weather as wx
+from app.domain.text import ptr
 from app.routes.calc_forms import FieldProblem, choice, shown, whole
 from app.schemas import ValidationFailure
 from app.web import i18n
@@ -38,13 +39,11 @@ def weather_forecast(body: wx.WeatherRequest) -> dict[str, Any]:
 
 
 def _name(key: str, lang: Lang) -> str:
-    en, ru = wx.NAMES[key]
-    return ru if lang == "ru" else en
+    return ptr(lang, "weather", wx.NAMES[key])
 
 
 def _result(key: str, lang: Lang) -> str:
-    en, ru = wx.RESULTS[key]
-    return ru if lang == "ru" else en
+    return ptr(lang, "weather", wx.RESULTS[key])
 
 
 def _rows(start: wx.Weather | None, checks: int, lang: Lang) -> list[dict[str, Any]]:

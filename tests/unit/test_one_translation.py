@@ -30,8 +30,6 @@ BILINGUAL_DATA = {
     "app/domain/chainmail/figure_sizes.py",
     "app/domain/chainmail/siege.py",
     "app/domain/chainmail/siege_rules.py",
-    "app/domain/chainmail/tournament.py",
-    "app/domain/chainmail/weather.py",
     "app/domain/formation_density/catalogue.py",
     "app/domain/line_and_square/catalogue.py",
 }
