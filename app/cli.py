@@ -12,6 +12,8 @@ from pathlib import Path
 
 from app import settings_check
 from app.config import get_settings
+from app.domain.base import Lang
+from app.domain.text import tr
 
 DESCRIPTION = """Muster: an army builder and points calculator for Chainmail and other
 historical miniature wargames, served as a web site. `muster serve` starts it."""
@@ -20,12 +22,15 @@ SETTINGS_NOTE = """Settings are environment variables (MUSTER_..., DATABASE_URL)
 setting stops the command with a message naming it (exit status 2)."""
 
 
-def say(en: str, ru: str, *, error: bool = False) -> None:
-    """Print in the operator's language: Russian when LANG (or LC_ALL) asks for it."""
+def _lang() -> Lang:
+    """The operator's language: Russian when LC_ALL (or LANG) asks for it."""
     language = os.environ.get("LC_ALL") or os.environ.get("LANG") or ""
+    return "ru" if language.lower().startswith("ru") else "en"
+
+
+def say(message: str, *, error: bool = False) -> None:
     # Flushed: `serve` goes on running, and its log must show this line before the server's.
-    print(ru if language.lower().startswith("ru") else en, file=sys.stderr if error else sys.stdout,
-          flush=True)
+    print(message, file=sys.stderr if error else sys.stdout, flush=True)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -42,8 +47,7 @@ def serve(args: argparse.Namespace) -> int:
     settings_check.check_for_serving(settings)
     settings_check.check_listen(args.host or settings.host, args.port or settings.port,
                                 flags=bool(args.host or args.port))
-    say(f"muster: data in {settings_check.describe(settings)}",
-        f"muster: данные в {settings_check.describe(settings)}")
+    say(tr(_lang(), "muster: data in %(where)s", where=settings_check.describe(settings)))
     if settings.migrate_on_start:
         status = _migrate_to("head")
         if status:
@@ -80,12 +84,12 @@ def _migrate_to(revision: str) -> int:
         db.migrate(engine, revision)
         reached = db.current_revision(engine)
     except (CommandError, SQLAlchemyError) as error:
-        say(f"{where}: migration failed: {error}", f"{where}: миграция не удалась: {error}",
+        say(tr(_lang(), "%(where)s: migration failed: %(error)s", where=where, error=error),
             error=True)
         return 1
     finally:
         engine.dispose()
-    say(f"{where}: schema at revision {reached}", f"{where}: схема в ревизии {reached}")
+    say(tr(_lang(), "%(where)s: schema at revision %(reached)s", where=where, reached=reached))
     return 0
 
 
@@ -106,8 +110,8 @@ def purge(args: argparse.Namespace) -> int:
     finally:
         engine.dispose()
     days = RESTORE_DAYS
-    say(f"purged {gone} rosters deleted more than {days} days ago",
-        f"удалено навсегда армий, удалённых более {days} дней назад: {gone}")
+    say(tr(_lang(), "purged %(gone)s rosters deleted more than %(days)s days ago", gone=gone,
+           days=days))
     return 0
 
 
@@ -124,26 +128,24 @@ def backup(args: argparse.Namespace) -> int:
         libpq = make_url(settings.db_url).set(drivername="postgresql")
         dump = (f"pg_dump --format=custom --file=muster.dump "
                 f"'{libpq.render_as_string(hide_password=True)}'")
-        say(f"backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. `{dump}`",
-            f"backup копирует базу SQLite; для PostgreSQL используйте pg_dump, например `{dump}`",
-            error=True)
+        say(tr(_lang(), "backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. "
+               "`%(dump)s`", dump=dump), error=True)
         return 2
     source = db.sqlite_path(settings.db_url)
     source = source.absolute() if source is not None else None
     if source is None or not source.is_file():
-        say(f"no database file at {source}: nothing to back up",
-            f"файла базы {source} нет: копировать нечего", error=True)
+        say(tr(_lang(), "no database file at %(source)s: nothing to back up", source=source),
+            error=True)
         return 1
     target = Path(args.path)
     if target.is_dir():
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         target = target / f"muster-{stamp}.db"
     if target.exists():
-        say(f"{target} exists; choose a new file name", f"{target} уже есть; выберите новое имя",
-            error=True)
+        say(tr(_lang(), "%(target)s exists; choose a new file name", target=target), error=True)
         return 1
     if not target.parent.is_dir():
-        say(f"no directory {target.parent}", f"каталога {target.parent} нет", error=True)
+        say(tr(_lang(), "no directory %(parent)s", parent=target.parent), error=True)
         return 1
     # Written beside the target and renamed at the end: no half-written backup under its name.
     partial = target.with_name(target.name + ".partial")
@@ -157,9 +159,9 @@ def backup(args: argparse.Namespace) -> int:
         partial.replace(target)
     except (OSError, sqlite3.Error) as error:
         partial.unlink(missing_ok=True)
-        say(f"backup failed: {error}", f"копирование не удалось: {error}", error=True)
+        say(tr(_lang(), "backup failed: %(error)s", error=error), error=True)
         return 1
-    say(f"backed up {source} to {target}", f"база {source} скопирована в {target}")
+    say(tr(_lang(), "backed up %(source)s to %(target)s", source=source, target=target))
     return 0
 
 

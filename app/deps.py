@@ -12,7 +12,8 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
+from app.domain.text import tr
 from app.schemas import Failure
 from app.services import rosters
 from app.services.errors import KeyRejected, RosterDeleted, RosterNotFound
@@ -59,9 +60,9 @@ async def documented_query_only(request: Request) -> None:
         # In the language asked for, when the request names one the operation knows.
         lang: Lang = "ru" if "lang" in known and request.query_params.get("lang") == "ru" \
             else "en"
-        allowed = ", ".join(sorted(known)) or pick(lang, "none", "никаких")
-        message = pick(lang, f"unknown query parameter; this operation takes: {allowed}",
-                       f"неизвестный параметр запроса; эта операция принимает: {allowed}")
+        allowed = ", ".join(sorted(known)) or tr(lang, "none")
+        message = tr(lang, "unknown query parameter; this operation takes: %(allowed)s",
+                     allowed=allowed)
         raise RequestValidationError([
             {"loc": ("query", name), "type": "extra_forbidden", "msg": message}
             for name in dict.fromkeys(unknown)])
@@ -97,13 +98,11 @@ def not_json(request: Request) -> HTTPException:
     sent = (request.headers.get("content-type") or "").partition(";")[0].strip()
     if sent and not _MEDIA_TYPE.fullmatch(sent):
         sent = "?"  # not a media type to quote (bytes past ASCII come as Latin-1: garbled)
-    return refusal(
-        415, lang,
-        "Content-Type: send the body as application/json"
-        + (f", not {sent}" if sent else " (the request named no content type)"),
-        "Content-Type: пришлите тело запроса как application/json"
-        + (f", а не {sent}" if sent else " (в запросе не указан тип содержимого)"),
-        headers={"Accept": "application/json"})
+    message = tr(lang, "Content-Type: send the body as application/json, not %(sent)s",
+                 sent=sent) if sent else tr(lang, "Content-Type: send the body as "
+                                                  "application/json (the request named no "
+                                                  "content type)")
+    return refusal(415, message, headers={"Accept": "application/json"})
 
 
 async def json_body(request: Request) -> None:
@@ -120,9 +119,10 @@ NOT_JSON_ANSWER: dict[int | str, dict[str, Any]] = {415: {
     "headers": {"Accept": {"description": "application/json", "schema": {"type": "string"}}}}}
 
 
-def refusal(status: int, lang: Lang, en: str, ru: str,
+def refusal(status: int, message: str,
             headers: dict[str, str] | None = None) -> HTTPException:
-    return HTTPException(status, pick(lang, en, ru), headers=headers)
+    """An HTTP refusal with its message already in the request's language (`tr`)."""
+    return HTTPException(status, message, headers=headers)
 
 
 def edit_key(
@@ -130,9 +130,8 @@ def edit_key(
     lang: LangDep = "en",
 ) -> str:
     if credentials is None or not credentials.credentials:
-        raise refusal(401, lang,
-                      "Authorization: send the roster's edit key as `Bearer <edit_key>`",
-                      "Authorization: пришлите ключ правки армии как `Bearer <ключ>`",
+        raise refusal(401, tr(lang, "Authorization: send the roster's edit key as `Bearer "
+                              "<edit_key>`"),
                       headers={"WWW-Authenticate": 'Bearer realm="muster"'})
     return credentials.credentials
 
@@ -140,10 +139,9 @@ def edit_key(
 def not_found(lang: Lang, roster_id: str, error: RosterNotFound) -> HTTPException:
     if isinstance(error, RosterDeleted):
         until = error.restorable_until.date().isoformat()
-        return refusal(410, lang,
-                       f"roster {roster_id} was deleted; its owner can restore it until {until}",
-                       f"армия {roster_id} удалена; владелец может восстановить её до {until}")
-    return refusal(404, lang, f"no roster {roster_id}", f"армии {roster_id} нет")
+        return refusal(410, tr(lang, "roster %(roster_id)s was deleted; its owner can restore it "
+                               "until %(until)s", roster_id=roster_id, until=until))
+    return refusal(404, tr(lang, "no roster %(roster_id)s", roster_id=roster_id))
 
 
 def keyed_roster(roster_id: RosterId, session: SessionDep,
@@ -154,8 +152,7 @@ def keyed_roster(roster_id: RosterId, session: SessionDep,
     except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
     except KeyRejected as error:
-        raise refusal(403, lang, "Authorization: this is not the roster's edit key",
-                      "Authorization: это не ключ правки этой армии") from error
+        raise refusal(403, tr(lang, "Authorization: this is not the roster's edit key")) from error
     return roster_id
 
 

@@ -12,8 +12,9 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, Discriminator, TypeAdapter, ValidationError, create_model
 
 from app.domain import RULESETS
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
 from app.domain.stored_documents import DOCUMENT as _DOCUMENT
+from app.domain.text import N_, tr
 from app.errors import describe
 from app.exports import FORMAT
 
@@ -41,9 +42,8 @@ def _text(data: bytes, lang: Lang) -> str:
     try:
         return data.decode("utf-8-sig")  # a byte-order mark from a Windows editor is harmless
     except UnicodeDecodeError as exc:
-        raise _refuse("file", pick(
-            lang, f"not UTF-8 text (byte {exc.start} cannot be read); save the file as UTF-8",
-            f"не текст в UTF-8 (байт {exc.start} не читается); сохраните файл в UTF-8"),
+        raise _refuse("file", tr(lang, "not UTF-8 text (byte %(start)s cannot be read); save the "
+                                 "file as UTF-8", start=exc.start),
             "utf8_invalid") from None
 
 
@@ -51,44 +51,40 @@ def _json(text: str, lang: Lang) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _refuse("file", pick(
-            lang, f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            f"не JSON: ошибка в строке {exc.lineno}, столбце {exc.colno} ({exc.msg})"),
+        raise _refuse("file", tr(lang, "not JSON: %(msg)s at line %(lineno)s, column %(colno)s",
+                                 msg=exc.msg, lineno=exc.lineno, colno=exc.colno),
             "json_invalid") from None
     except RecursionError:
-        raise _refuse("file", pick(lang, "nested too deeply", "слишком глубокая вложенность"),
+        raise _refuse("file", tr(lang, "nested too deeply"),
                       "json_invalid") from None
     except ValueError as exc:  # e.g. an integer with more digits than Python will convert
-        raise _refuse("file", pick(lang, f"not a usable JSON value: {exc}",
-                                   f"недопустимое значение JSON: {exc}"),
+        raise _refuse("file", tr(lang, "not a usable JSON value: %(exc)s", exc=exc),
                       "json_invalid") from None
 
 
-_JSON_KINDS = {list: ("a list", "список"), str: ("a string", "строка"),
-               bool: ("true/false", "true/false"), int: ("a number", "число"),
-               float: ("a number", "число"), type(None): ("null", "null")}
+_JSON_KINDS = {list: N_("a list"), str: N_("a string"), bool: "true/false", int: N_("a number"),
+               float: N_("a number"), type(None): "null"}
+_OTHER_KIND = N_("something else")
 
 
 def _unwrap(value: Any, lang: Lang) -> dict[str, Any]:
     """The roster document inside an export (or the bare document itself: the export's
     own fields are optional, and `format`, when given, must be one this Muster reads)."""
     if not isinstance(value, dict):
-        en, ru = _JSON_KINDS.get(type(value), ("something else", "что-то другое"))
-        raise _refuse("file", pick(
-            lang, f"must be a JSON object (a roster or a Muster export), not {en}",
-            f"должен быть объектом JSON (армия или экспорт Muster), а не: {ru}"),
+        kind = tr(lang, _JSON_KINDS.get(type(value), _OTHER_KIND))
+        raise _refuse("file", tr(lang, "must be a JSON object (a roster or a Muster export), not "
+                                 "%(kind)s", kind=kind),
             "dict_type")
     fmt = value.get("format", FORMAT)
     if fmt not in KNOWN_FORMATS:
-        raise _refuse("format", pick(
-            lang, f"unknown format version {json.dumps(fmt, ensure_ascii=False)[:60]}; "
-                  f"this Muster reads {', '.join(KNOWN_FORMATS)}",
-            f"неизвестная версия формата {json.dumps(fmt, ensure_ascii=False)[:60]}; "
-            f"поддерживается {', '.join(KNOWN_FORMATS)}"),
+        raise _refuse("format", tr(lang, "unknown format version %(fmt)s; this Muster reads "
+                                   "%(KNOWN_FORMATS)s",
+                                   fmt=json.dumps(fmt, ensure_ascii=False)[:60],
+                                   KNOWN_FORMATS=', '.join(KNOWN_FORMATS)),
             "format_unknown")
     for key in ("ruleset_version", "exported_at"):
         if key in value and not isinstance(value[key], str):
-            raise _refuse(key, pick(lang, "must be a string", "должно быть строкой"),
+            raise _refuse(key, tr(lang, "must be a string"),
                           "string_type")
     return {k: v for k, v in value.items() if k not in ("format", "ruleset_version",
                                                         "exported_at")}
@@ -139,5 +135,5 @@ def parse_roster(data: bytes, lang: Lang = "en") -> BaseModel:
         errors = list(exc.errors())
         raise ImportRefused(describe(errors), errors) from None
     except RecursionError:
-        raise _refuse("file", pick(lang, "nested too deeply", "слишком глубокая вложенность"),
+        raise _refuse("file", tr(lang, "nested too deeply"),
                       "value_error") from None

@@ -12,7 +12,7 @@ from app.api import calculators, docs, exports, health, pricing, rosters
 from app.config import Settings, get_settings
 from app.deps import APP_DEPENDENCIES
 from app.domain import RULESETS
-from app.domain.base import pick
+from app.domain.text import tr
 from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.cross_site import CrossSiteWrites
 from app.http.limits import BodySizeLimit
@@ -56,10 +56,10 @@ def _answer_failures(app: FastAPI) -> None:
     async def _too_large(request: Request, exc: DocumentTooLarge) -> JSONResponse:
         # Stored, it could not be sent back within the body limit (read, then PUT; exported,
         # then imported): refused as a body over the limit is. Pages word it themselves.
-        text = pick("ru" if request.query_params.get("lang") == "ru" else "en", str(exc),
-                    f"армия заняла бы {exc.size} байт при хранении, больше {exc.limit}, которые "
-                    "может нести запрос: его нельзя было бы отправить обратно ни прочитанным, "
-                    "ни выгруженным")
+        text = tr("ru" if request.query_params.get("lang") == "ru" else "en",
+                  "the roster would be %(size)s bytes once stored, over the %(limit)s a request "
+                  "may carry: it could not be sent back as read or exported", size=exc.size,
+                  limit=exc.limit)
         return JSONResponse(status_code=413, content=errors.refusal_body(text))
 
     @app.exception_handler(Exception)

@@ -4,7 +4,8 @@
     python tools/i18n.py --add new-ru.json     # also fill msgstr from {"English": "Русский"}
 
 A message with a context (`tp("line_and_square", "Unit %(n)s")` in a template) is keyed in the
-JSON as gettext keys it, the context and the message joined by "\u0004".
+JSON as gettext keys it, the context and the message joined by "\u0004"; a plural message by its
+singular, with a list of the Russian forms for 1, 2 and 5.
 
 Prints every message still without a Russian translation. Several people may run it at once:
 a file lock keeps their writes from interleaving.
@@ -29,6 +30,20 @@ LANGS = ("en", "ru")
 PYBABEL = [sys.executable, "-m", "babel.messages.frontend"]
 
 
+# The marker functions extraction looks for: the templates' (_, t, tp) and the Python code's
+# (app/domain/text.py: tr, ptr, ntr, nptr, the data markers N_ and NP_, and app/domain/words.py's
+# counted nouns).
+KEYWORDS = ("_", "gettext", "ngettext", "t", "tp:1c,2", "tr:2", "ptr:2c,3", "ntr:2,3",
+            "nptr:2c,3,4", "N_", "NP_:1c,2", "plural_noun:1c,2,3")
+
+
+def extract(pot: Path) -> None:
+    """Every message of the templates and of app/, into the template catalogue `pot`."""
+    keywords = [arg for keyword in KEYWORDS for arg in ("-k", keyword)]
+    run("extract", "-F", "babel.cfg", *keywords, "--no-location", "--omit-header",
+        "-o", str(pot), ".")
+
+
 def run(*args: str) -> None:
     subprocess.run([*PYBABEL, *args], cwd=ROOT, check=True, capture_output=True)
 
@@ -44,9 +59,9 @@ def main() -> int:
     lock_path = Path(tempfile.gettempdir()) / "muster-i18n.lock"
     with lock_path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        run("extract", "-F", "babel.cfg", "-k", "_", "-k", "gettext", "-k", "ngettext",
-            "-k", "t", "-k", "tp:1c,2", "--no-location", "--omit-header", "-o", str(POT), ".")
+        extract(POT)
         missing: list[str] = []
+        found: set[str] = set()
         for lang in LANGS:
             po = LOCALE / lang / "LC_MESSAGES" / "messages.po"
             if po.exists():
@@ -61,10 +76,15 @@ def main() -> int:
                     continue
                 if lang == "ru":
                     # A message with a context is keyed as gettext keys it: "context\x04id".
-                    key = f"{message.context}\x04{message.id}" if message.context else message.id
+                    # A plural message is keyed by its singular, its Russian a list of the
+                    # three forms (1, 2, 5).
+                    msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+                    key = f"{message.context}\x04{msgid}" if message.context else msgid
+                    found.add(key)
                     if key in additions:
-                        message.string = additions[key]
-                    elif not message.string:
+                        text = additions[key]
+                        message.string = tuple(text) if isinstance(text, list) else text
+                    elif not all(message.string if message.pluralizable else [message.string]):
                         missing.append(key)
                 message.flags.discard("fuzzy")
             with po.open("wb") as handle:
@@ -72,6 +92,10 @@ def main() -> int:
         run("compile", "-d", str(LOCALE))
     for message_id in missing:
         print(f"no Russian yet: {message_id!r}")
+    # A translation whose message the extraction did not find (a msgid inside an f-string's
+    # braces, a misspelt key) is dropped silently otherwise.
+    for message_id in sorted(set(additions) - found):
+        print(f"not in the catalogue, so not applied: {message_id!r}")
     return 1 if missing else 0
 
 

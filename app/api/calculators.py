@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 from app import errors
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body, not_found
 from app.domain import get_ruleset
-from app.domain.base import Lang, Whole, pick
+from app.domain.base import Lang, Whole
 from app.domain.chainmail import figure_sizes as fs
 from app.domain.chainmail import man_to_man as mm
 from app.domain.chainmail import siege as sg
@@ -25,6 +25,7 @@ from app.domain.formation_density.result import MeleeResult
 from app.domain.line_and_square import catalogue as ls_cat
 from app.domain.line_and_square.order_test import OrderTestQuery, chance_json
 from app.domain.line_and_square.roster import FormationId
+from app.domain.text import ntr, tr
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.schemas import Failure, ValidationFailure
 from app.services import rosters
@@ -106,24 +107,23 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
         # 410, worded as the rest of the API words a deleted roster.
         raise not_found(lang, side.roster, gone) from gone
     except RosterNotFound as missing:
-        raise _refuse(f"{field}.roster", pick(
-            lang, f"there is no roster {side.roster}", f"армии {side.roster} нет"),
+        raise _refuse(f"{field}.roster", tr(lang, "there is no roster %(roster)s",
+                                            roster=side.roster),
             missing=True) from missing
     if stored.ruleset != fd_cat.RULESET_ID:
         system = get_ruleset(stored.ruleset)
         name = (system.name_ru if lang == "ru" else system.name_en) if system else stored.ruleset
-        raise _refuse(f"{field}.roster", pick(
-            lang, f"roster {side.roster} is a {name} roster; the melee calculator takes "
-                  f"{fd_cat.NAME_EN} rosters",
-            f"армия {side.roster} собрана по правилам «{name}»; калькулятор рукопашной "
-            f"принимает армии «{fd_cat.NAME_RU}»"))
+        raise _refuse(f"{field}.roster", tr(lang, "roster %(roster)s is a %(name)s roster; the "
+                                            "melee calculator takes %(melee)s rosters",
+                                            roster=side.roster, name=name,
+                                            melee=tr(lang, "Formation Density")))
     units = stored.document.units  # type: ignore[attr-defined]
     if side.unit >= len(units):
-        raise _refuse(f"{field}.unit", pick(
-            lang, f"roster {side.roster} has 1 unit (index 0)" if len(units) == 1 else
-                  f"roster {side.roster} has {len(units)} units (indexes 0 to "
-                  f"{len(units) - 1})" if units else f"roster {side.roster} has no units",
-            f"в армии {side.roster} отрядов: {len(units)}"), missing=True)
+        raise _refuse(f"{field}.unit", ntr(
+            lang, "roster %(roster)s has 1 unit (index 0)",
+            "roster %(roster)s has %(n)s units (indexes 0 to %(last)s)", len(units),
+            roster=side.roster, last=len(units) - 1) if units else tr(
+            lang, "roster %(roster)s has no units", roster=side.roster), missing=True)
     return units[side.unit], (stored.id, side.unit)
 
 

@@ -21,7 +21,8 @@ from app.api.health import UNAVAILABLE_ANSWER
 from app.api.rosters import created_answer
 from app.deps import LangDep, RosterId, SessionDep, not_found
 from app.domain import RULESETS
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
+from app.domain.text import tr
 from app.exports import (
     content_disposition,
     export_bbcode,
@@ -131,17 +132,15 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
         form = await request.form(max_files=1, max_fields=20)
     except HTTPException as error:  # Starlette answers a malformed upload with a bare 400
         return _refused([{"field": "file", "type": "multipart_invalid", "loc": ["file"],
-                          "message": pick(lang, f"the upload cannot be read: {error.detail}",
-                                          f"загрузку не прочитать: {error.detail}")}])
+                          "message": tr(lang, "the upload cannot be read: %(detail)s",
+                                        detail=error.detail)}])
     upload = form.get("file")
     if isinstance(upload, UploadFile):
         return await upload.read()
     if isinstance(upload, str):  # a form that sent the file's text as a plain field
         return upload.encode("utf-8")
     return _refused([{"field": "file", "type": "missing", "loc": ["file"],
-                      "message": pick(lang, "send the exported file as the multipart field "
-                                            "`file`",
-                                      "пришлите файл экспорта в поле `file` (multipart)")}])
+                      "message": tr(lang, "send the exported file as the multipart field `file`")}])
 
 
 @router.post("/import", status_code=201, response_model=RosterCreated,

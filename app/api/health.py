@@ -22,7 +22,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from app import __version__
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
+from app.domain.text import tr
 from app.errors import refusal_body
 from app.schemas import Failure
 from app.storage.db import UNAVAILABLE, readiness
@@ -65,21 +66,20 @@ async def readyz(request: Request) -> JSONResponse:
 
 
 def _message(lang: Lang) -> tuple[str, str]:
-    return (pick(lang, "Database unavailable", "База данных недоступна"),
-            pick(lang, "The database cannot be reached just now. Nothing was changed; try "
-                       "again in a few seconds.",
-                 "База данных сейчас недоступна. Ничего не изменено; повторите через "
-                 "несколько секунд."))
+    return (tr(lang, "Database unavailable"),
+            tr(lang, "The database cannot be reached just now. Nothing was changed; try again in "
+               "a few seconds."))
 
 
 def _unavailable_page(lang: Lang, title: str, text: str, request_id: str) -> str:
+    again, request = tr(lang, "Try again"), tr(lang, "Request")
     return (f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{escape(title)} · Muster</title>\n"
             f'<link rel="stylesheet" href="/static/css/app.css">\n</head>\n<body>\n'
             f'<main id="main">\n<h1>{escape(title)}</h1>\n<p>{escape(text)}</p>\n'
-            f'<p><a href="">{escape(pick(lang, "Try again", "Повторить"))}</a></p>\n'
-            f"<p><small>{escape(pick(lang, 'Request', 'Запрос'))} {escape(request_id)}</small>"
+            f'<p><a href="">{escape(again)}</a></p>\n'
+            f"<p><small>{escape(request)} {escape(request_id)}</small>"
             f"</p>\n</main>\n</body>\n</html>\n")
 
 

@@ -27,7 +27,8 @@ from app.deps import (
     refusal,
 )
 from app.domain import RULESETS, RosterDocument
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
+from app.domain.text import tr
 from app.errors import refusal_body
 from app.http import conditional
 from app.http.cross_site import CROSS_SITE_ANSWER
@@ -129,15 +130,13 @@ _IF_MATCH: dict[str, Any] = {"parameters": [{
 
 def expected_version(if_match: str | None, lang: Lang) -> int:
     if if_match is None or if_match.strip() == "*":
-        raise refusal(428, lang,
-                      "If-Match: send the ETag of the version you edited (from GET), e.g. \"v3\"",
-                      "If-Match: пришлите ETag версии, которую вы правили (из GET), напр. \"v3\"")
+        raise refusal(428, tr(lang, "If-Match: send the ETag of the version you edited (from "
+                              "GET), e.g. \"v3\""))
     found = _ETAG.match(if_match)
     if found is None:
         raise RequestValidationError([{
             "loc": ("header", "If-Match"), "type": "value_error",
-            "msg": pick(lang, 'expected one ETag from GET, like "v3"',
-                        'ожидается один ETag из GET, например "v3"')}])
+            "msg": tr(lang, "expected one ETag from GET, like \"v3\"")}])
     return int(found.group(1))
 
 
@@ -194,10 +193,8 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
     except VersionConflict as conflict:
         current = conflict.current.version
         return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content=refusal_body(
-            pick(lang, f"If-Match: the roster is at version {current}, not {version}; "
-                       "reload it, merge your change and send its ETag",
-                 f"If-Match: армия уже в версии {current}, а не {version}; "
-                 "загрузите её заново, перенесите правку и пришлите новый ETag"),
+            tr(lang, "If-Match: the roster is at version %(current)s, not %(version)s; reload it, "
+               "merge your change and send its ETag", current=current, version=version),
             version=current, etag=etag(current)))
     response.headers["ETag"] = etag(roster.version)
     return public(roster, lang, site(request))
@@ -223,8 +220,8 @@ def restore_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
     try:
         roster = rosters.restore_roster(session, roster_id)
     except RosterNotFound as error:
-        raise refusal(404, lang, f"no roster {roster_id} to restore (deletions are kept 30 days)",
-                      f"армии {roster_id} для восстановления нет (удалённые хранятся 30 дней)",
+        raise refusal(404, tr(lang, "no roster %(roster_id)s to restore (deletions are kept 30 "
+                              "days)", roster_id=roster_id),
                       ) from error
     response.headers["ETag"] = etag(roster.version)
     return public(roster, lang, site(request))
@@ -268,7 +265,7 @@ def read_revision(roster_id: RosterId, session: SessionDep,
     try:
         return revisions.get_revision(session, roster_id, version)
     except RevisionNotFound as error:
-        raise refusal(404, lang, f"roster {roster_id} has no version {version}",
-                      f"у армии {roster_id} нет версии {version}") from error
+        raise refusal(404, tr(lang, "roster %(roster_id)s has no version %(version)s",
+                              roster_id=roster_id, version=version)) from error
     except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error

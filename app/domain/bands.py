@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from app.domain.base import LANGS, Lang, percent_text, pick
-from app.domain.words import NOUNS, counted
+from app.domain.base import LANGS, Lang, percent_text
+from app.domain.text import ntr, tr
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Band:
     lo: Fraction = Fraction(0)
     hi: Fraction = Fraction(1)
     hard: bool = False
-    word: tuple[str, str] | None = None
+    word: str | None = None  # a msgid
 
     @functools.cached_property
     def _parts(self) -> tuple[int, int, int, int]:
@@ -64,19 +64,19 @@ class Band:
         lo, hi = self._edges[lang]
         if self.hard:
             if self.hi == 1:
-                return pick(lang, f"at least {lo} %, exact", f"не менее {lo} %, точно")
+                return tr(lang, "at least %(lo)s %%, exact", lo=lo)
             if self.lo == 0:
-                return pick(lang, f"at most {hi} %, exact", f"не более {hi} %, точно")
-            return pick(lang, f"{lo}–{hi} %, exact", f"{lo}–{hi} %, точно")
-        word = None if self.word is None else pick(lang, *self.word)
+                return tr(lang, "at most %(hi)s %%, exact", hi=hi)
+            return tr(lang, "%(lo)s–%(hi)s %%, exact", lo=lo, hi=hi)
+        word = None if self.word is None else tr(lang, self.word)
         if self.hi == 1:
-            more = pick(lang, f"{lo} % or more", f"{lo} % или больше")
-            return f"{more} ({word})" if word else pick(lang, "about ", "около ") + more
+            more = tr(lang, "%(lo)s %% or more", lo=lo)
+            return f"{more} ({word})" if word else tr(lang, "about ") + more
         if self.lo == 0:
-            return pick(lang, f"about {hi} % or less", f"около {hi} % или меньше")
+            return tr(lang, "about %(hi)s %% or less", hi=hi)
         if word is None:
             middle = percent_text((self.lo + self.hi) / 2, lang)
-            word = pick(lang, f"about {middle} %", f"около {middle} %")
+            word = tr(lang, "about %(middle)s %%", middle=middle)
         return f"{word}, {lo}–{hi} %"
 
     def remedies(self, count: int, base: int) -> Remedies | None:
@@ -143,8 +143,7 @@ class Band:
             return 0, 0
         return 0, added.most
 
-    def hint(self, count: int, base: int, lang: Lang, base_en: str = "",
-             base_ru: str = "") -> str:
+    def hint(self, count: int, base: int, lang: Lang, base_name: str = "") -> str:
         """The remedies in words: "add 2 to 17 more, or remove 3 to 11 other figures"."""
         found = self.remedies(count, base)
         if found is None:
@@ -153,8 +152,8 @@ class Band:
         if found.kind is not None:
             parts.append(found.kind.text(lang))
         if found.others is not None:
-            parts.append(found.others.text(lang, other=(base_en, base_ru)))
-        return pick(lang, ", or ", " или ").join(parts)
+            parts.append(found.others.text(lang, other=base_name))
+        return tr(lang, ", or ").join(parts)
 
 
 def _run(met: Callable[[int], bool], first: int, last: int) -> tuple[int, int] | None:
@@ -189,35 +188,38 @@ class Span:
     def possible(self) -> bool:
         return self.most is None or self.least <= self.most
 
-    def text(self, lang: Lang, other: tuple[str, str] | None = None) -> str:
+    def text(self, lang: Lang, other: str | None = None) -> str:
         least, most = self.least, self.most
         if other is None:  # the counted figures, named by the rule's title
             if self.add:
                 if least == most:
-                    return pick(lang, f"add {least} more", f"добавьте ещё {least}")
+                    return tr(lang, "add %(least)s more", least=least)
                 if most is None:
-                    return pick(lang, f"add {least} or more", f"добавьте ещё {least} или больше")
-                return pick(lang, f"add {least} to {most} more",
-                            f"добавьте ещё от {least} до {most}")
+                    return tr(lang, "add %(least)s or more", least=least)
+                return tr(lang, "add %(least)s to %(most)s more", least=least, most=most)
             if least == most:
-                return pick(lang, f"remove {least}", f"уберите {least}")
-            return pick(lang, f"remove {least} to {most}", f"уберите от {least} до {most}")
-        base_en, base_ru = other
-        if lang == "ru":  # "уберите 1 другую фигуру", "от 2 до 21 другой фигуры"
-            verb = "добавьте" if self.add else "уберите"
-            if least == most:
-                amount = counted(least, "other_figure_to_add", lang)
-            elif most is None:
-                amount = f"{least} или больше {NOUNS['other_figure_of']['ru']['many']}"
-            else:
-                amount = f"от {least} до {counted(most, 'other_figure_of', lang)}"
-            return f"{verb} {amount}{base_ru}"
-        verb = "add" if self.add else "remove"  # "add 6 to 17 other horse figures"
+                return tr(lang, "remove %(least)s", least=least)
+            return tr(lang, "remove %(least)s to %(most)s", least=least, most=most)
+        kind = _qualifier(lang, other)
         if least == most:
-            return f"{verb} {least} other {base_en}{'figure' if least == 1 else 'figures'}"
+            if self.add:
+                return ntr(lang, "add %(n)s other %(kind)sfigure",
+                           "add %(n)s other %(kind)sfigures", least, kind=kind)
+            return ntr(lang, "remove %(n)s other %(kind)sfigure",
+                       "remove %(n)s other %(kind)sfigures", least, kind=kind)
         if most is None:
-            return f"{verb} {least} or more other {base_en}figures"
-        return f"{verb} {least} to {most} other {base_en}figures"
+            if self.add:
+                return tr(lang, "add %(least)s or more other %(kind)sfigures", least=least,
+                          kind=kind)
+            return tr(lang, "remove %(least)s or more other %(kind)sfigures", least=least,
+                      kind=kind)
+        if self.add:
+            return ntr(lang, "add %(least)s to %(n)s other %(kind)sfigure",
+                       "add %(least)s to %(n)s other %(kind)sfigures", most, least=least,
+                       kind=kind)
+        return ntr(lang, "remove %(least)s to %(n)s other %(kind)sfigure",
+                   "remove %(least)s to %(n)s other %(kind)sfigures", most, least=least,
+                   kind=kind)
 
 
 @dataclass(slots=True)
@@ -228,8 +230,12 @@ class Remedies:
     others: Span | None
 
 
-def figures_of(lang: Lang, base: int, base_en: str, base_ru: str) -> str:
-    """'of 20 horse figures' / 'из 20 фигур конницы' with the right Russian case."""
-    if lang == "ru":
-        return f"из {counted(base, 'figure_of', lang)}{base_ru}"
-    return f"of {base} {base_en}figures" if base != 1 else f"of 1 {base_en}figure"
+def _qualifier(lang: Lang, base_name: str) -> str:
+    """The base's words beside "figures": "horse " before them, « конницы» after."""
+    return tr(lang, base_name) if base_name else ""
+
+
+def figures_of(lang: Lang, base: int, base_name: str) -> str:
+    """'of 20 horse figures' / 'из 20 фигур конницы': `base_name` is the base's Figures name."""
+    return ntr(lang, "of %(n)s %(kind)sfigure", "of %(n)s %(kind)sfigures", base,
+               kind=_qualifier(lang, base_name))

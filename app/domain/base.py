@@ -1,4 +1,5 @@
-"""Types shared by every rule system: severities, issues, rule checks and message language.
+"""Types shared by every rule system: severities, issues, rule checks and the languages
+(their messages are in app/domain/text.py).
 
 Nothing here knows about a particular game, the web or the database.
 """
@@ -97,11 +98,6 @@ class RuleCheck:
     def issue(self) -> Issue:
         message = f"{self.summary} — {self.hint}" if self.hint else self.summary
         return Issue(self.code, self.severity, message, self.unit)
-
-
-def pick(lang: Lang, en: str, ru: str) -> str:
-    """Choose the message text for the requested language (English by default)."""
-    return ru if lang == "ru" else en
 
 
 def points_json(value: Fraction) -> int | float:

@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.domain.bands import figures_of
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
 from app.domain.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, Thresholds, army_sheet
+from app.domain.text import N_, ntr, ptr, tr
 from app.domain.words import counted
 from app.exports.common import (
     bb,
@@ -36,8 +36,8 @@ def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> A
 
 
 def _subtitle(sheet: ArmySheet, lang: Lang) -> str:
-    kind = pick(lang, "historical", "историческая") if sheet.historical else pick(
-        lang, "not historical", "неисторическая")
+    kind = tr(lang, "historical") if sheet.historical else tr(
+        lang, "not historical")
     return f"{sheet.ruleset_name} — {sheet.nation_name} ({kind})"
 
 
@@ -50,26 +50,25 @@ def _points_line(sheet: ArmySheet, lang: Lang) -> str:
 
 
 def _figures_line(sheet: ArmySheet, lang: Lang) -> str:
-    return pick(lang, f"{sheet.figures} (foot {sheet.foot}, horse {sheet.horse}); "
-                      f"engines {sheet.engine_count}",
-                f"{sheet.figures} (пехота {sheet.foot}, конница {sheet.horse}); "
-                f"орудий {sheet.engine_count}")
+    return tr(lang, "%(figures)s (foot %(foot)s, horse %(horse)s); engines %(engine_count)s",
+              figures=sheet.figures, foot=sheet.foot, horse=sheet.horse,
+              engine_count=sheet.engine_count)
 
 
 def _labels(lang: Lang) -> dict[str, str]:
     return {
-        "points": pick(lang, "Points", "Очки"),
-        "figures": pick(lang, "Figures", "Фигуры"),
-        "units": pick(lang, "Units", "Отряды"),
-        "engines": pick(lang, "Engines", "Орудия"),
-        "total": pick(lang, "Total", "Итого"),
-        "mercenary": pick(lang, "mercenary", "наёмники"),
-        "each": pick(lang, "each", "за фигуру"),
-        "note": pick(lang, "Note", "Примечание"),
-        "unit": pick(lang, "Unit", "Отряд"),
-        "troops": pick(lang, "Troops", "Войска"),
-        "cost": pick(lang, "Cost", "Стоимость"),
-        "count": pick(lang, "Count", "Количество"),
+        "points": tr(lang, "Points"),
+        "figures": tr(lang, "Figures"),
+        "units": tr(lang, "Units"),
+        "engines": ptr(lang, "sheet", "Engines"),
+        "total": tr(lang, "Total"),
+        "mercenary": tr(lang, "mercenary"),
+        "each": tr(lang, "each"),
+        "note": ptr(lang, "sheet", "Note"),
+        "unit": ptr(lang, "chainmail", "Unit"),
+        "troops": tr(lang, "Troops"),
+        "cost": tr(lang, "Cost"),
+        "count": tr(lang, "Count"),
     }
 
 
@@ -181,34 +180,33 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
 def print_words(lang: Lang) -> dict[str, str]:
     """Every fixed word of the printed sheet, in the sheet's language (the frame's too)."""
     entries = {
-        "historical": ("historical", "историческая"),
-        "not_historical": ("not historical", "неисторическая"),
-        "fortifications": ("holds fortifications", "обороняет укрепления"),
-        "of": ("of", "из"),
-        "left": ("{points} left", "осталось {points}"),
-        "over": ("{points} over the limit", "превышение на {points}"),
-        "figures": ("Figures", "Фигуры"),
-        "foot": ("foot", "пехота"),
-        "horse": ("horse", "конница"),
-        "engines": ("Engines", "Орудия"),
-        "morale_test": ("Morale test for losses", "Проверка морали из-за потерь"),
-        "units": ("Units", "Отряды"),
-        "unit": ("Unit", "Отряд"),
-        "troops": ("Troops", "Войска"),
-        "per_figure": ("Per figure", "За фигуру"),
-        "cost": ("Cost", "Стоимость"),
-        "rating": ("Morale (T. 19)", "Мораль (табл. 19)"),
-        "casualties": ("Casualties", "Потери"),
-        "more_figures": ("+{n} more figures: tally losses here",
-                         "и ещё {n} — отмечайте потери здесь"),
-        "mercenary": ("mercenary", "наёмники"),
-        "count": ("Count", "Количество"),
-        "engine": ("Engine", "Орудие"),
-        "applies_to": ("Applies to", "Относится к"),
-        "no_units": ("No units yet.", "Отрядов пока нет."),
+        "historical": N_("historical"),
+        "not_historical": N_("not historical"),
+        "fortifications": N_("holds fortifications"),
+        "of": N_("of"),
+        "left": N_("{points} left"),
+        "over": N_("{points} over the limit"),
+        "figures": N_("Figures"),
+        "foot": N_("foot"),
+        "horse": N_("horse"),
+        "morale_test": N_("Morale test for losses"),
+        "units": N_("Units"),
+        "troops": N_("Troops"),
+        "per_figure": N_("Per figure"),
+        "cost": N_("Cost"),
+        "rating": N_("Morale (T. 19)"),
+        "casualties": N_("Casualties"),
+        "more_figures": N_("+{n} more figures: tally losses here"),
+        "mercenary": N_("mercenary"),
+        "count": N_("Count"),
+        "engine": N_("Engine"),
+        "applies_to": N_("Applies to"),
     }
     return {**frame_words(lang),
-            **{key: pick(lang, en, ru) for key, (en, ru) in entries.items()}}
+            **{key: tr(lang, text) for key, text in entries.items()},
+            "unit": ptr(lang, "chainmail", "Unit"),
+            "engines": ptr(lang, "sheet", "Engines"),
+            "no_units": ptr(lang, "sheet", "No units yet.")}
 
 
 def print_context(sheet: ArmySheet) -> dict[str, Any]:
@@ -224,10 +222,10 @@ def calculators(sheet: ArmySheet) -> list[tuple[str, str]]:
     lang = sheet.lang
     found = []
     if sheet.engines:
-        found.append(("/calc/siege", pick(lang, "Siege calculator", "Калькулятор осады")))
+        found.append(("/calc/siege", tr(lang, "Siege calculator")))
     if any("knights" in unit.flags for unit in sheet.units):
-        found.append(("/calc/tournament", pick(lang, "Tournament", "Турнир")))
-    found.append(("/calc/man-to-man", pick(lang, "Man-to-man combat", "Бой «Один на один»")))
+        found.append(("/calc/tournament", tr(lang, "Tournament")))
+    found.append(("/calc/man-to-man", tr(lang, "Man-to-man combat")))
     return [(f"{href}?lang={lang}", title) for href, title in found]
 
 
@@ -235,8 +233,6 @@ def morale_rule(thresholds: Thresholds, lang: Lang) -> str:
     """The threshold, not a share that is not one: 4 lost of 10 is 40 %, but the test falls
     due then because 3 lost is not yet a third."""
     lost, figures = thresholds.one_third_lost, thresholds.figures
-    return pick(lang,
-                f"once {lost} of {counted(figures, 'figure', lang)} are lost (a third), "
-                f"{thresholds.standing_at_test} left standing",
-                f"когда потеряно {lost} {figures_of(lang, figures, '', '')} (треть), "
-                f"в строю {thresholds.standing_at_test}")
+    return ntr(lang, "once %(lost)s of %(n)s figure are lost (a third), %(standing)s left standing",
+               "once %(lost)s of %(n)s figures are lost (a third), %(standing)s left standing",
+               figures, lost=lost, standing=thresholds.standing_at_test)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from app.domain.base import Lang, pick, read_points
+from app.domain.base import Lang, read_points
+from app.domain.text import N_, ptr, tr
 from app.domain.words import counted
 
 # Direction overrides could make a name display as something it is not.
@@ -41,27 +42,26 @@ def bb(text: str) -> str:
 
 
 # Words of the printed sheet's frame (templates/print/base.html), the same in every system.
-FRAME_WORDS: dict[str, tuple[str, str]] = {
-    "share": ("Share link", "Ссылка на армию"),
-    "reference": ("Rules for this army", "Правила для этой армии"),
-    "problems": ("Rule problems", "Нарушения правил"),
-    "print_hint": ("Print this page from the browser (Ctrl+P).",
-                   "Напечатайте эту страницу из браузера (Ctrl+P)."),
-    "points": ("Points", "Очки"),
-    "paper": ("Paper", "Бумага"),
-    "options": ("Sheet options", "Настройки листа"),
-    "optional_sections": ("Also print", "Также напечатать"),
-    "note": ("Note", "Примечание"),
-    "legality": ("Legality", "Соответствие правилам"),
-    "language": ("Language", "Язык"),
-    "back": ("Back to the roster", "Назад к армии"),
-    "army_sheet": ("Army sheet", "Лист армии"),
-    "apply": ("Show", "Показать"),
+FRAME_WORDS: dict[str, str] = {
+    "share": N_("Share link"),
+    "reference": N_("Rules for this army"),
+    "problems": N_("Rule problems"),
+    "print_hint": N_("Print this page from the browser (Ctrl+P)."),
+    "points": N_("Points"),
+    "paper": N_("Paper"),
+    "options": N_("Sheet options"),
+    "optional_sections": N_("Also print"),
+    "legality": N_("Legality"),
+    "language": N_("Language"),
+    "back": N_("Back to the roster"),
+    "army_sheet": N_("Army sheet"),
+    "apply": N_("Show"),
 }
 
 
 def frame_words(lang: Lang) -> dict[str, str]:
-    return {key: pick(lang, en, ru) for key, (en, ru) in FRAME_WORDS.items()}
+    return {**{key: tr(lang, text) for key, text in FRAME_WORDS.items()},
+            "note": ptr(lang, "sheet", "Note")}
 
 
 def points(text: str, lang: Lang) -> str:
@@ -75,10 +75,10 @@ def points_of_limit(total: str, limit: int, remaining: str, over: bool, lang: La
     (2 over)", "21,5 из 30 очков (осталось 8,5, обычный лимит)"."""
     if over:
         by = remaining.lstrip("-")
-        rest = pick(lang, f"{by} over", f"превышен на {by}")
+        rest = tr(lang, "%(by)s over", by=by)
     else:
-        rest = pick(lang, f"{remaining} left", f"осталось {remaining}")
+        rest = tr(lang, "%(remaining)s left", remaining=remaining)
     if usual:
-        rest += pick(lang, ", the usual limit", ", обычный лимит")
+        rest += tr(lang, ", the usual limit")
     of = counted(limit, "point_of", lang)  # "из 21 очка", "из 30 очков"
-    return pick(lang, f"{total} of {of} ({rest})", f"{total} из {of} ({rest})")
+    return tr(lang, "%(total)s of %(of)s (%(rest)s)", total=total, of=of, rest=rest)

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
 from app.domain.formation_density.sheet import (
     OPTIONAL,
     FormationSheet,
@@ -16,6 +16,7 @@ from app.domain.formation_density.sheet import (
     SheetUnit,
     army_sheet,
 )
+from app.domain.text import N_, ptr, tr
 from app.domain.words import counted
 from app.exports.common import (
     bb,
@@ -37,8 +38,7 @@ def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> F
 
 def _points_line(sheet: FormationSheet, lang: Lang) -> str:
     if sheet.points_limit is None:
-        return points(sheet.total, lang) if sheet.priced else pick(
-            lang, "not counted", "не считаются")
+        return points(sheet.total, lang) if sheet.priced else tr(lang, "not counted")
     assert sheet.remaining is not None
     return points_of_limit(sheet.total, sheet.points_limit, sheet.remaining, sheet.over_limit,
                            lang)
@@ -46,14 +46,14 @@ def _points_line(sheet: FormationSheet, lang: Lang) -> str:
 
 def _labels(lang: Lang) -> dict[str, str]:
     return {
-        "points": pick(lang, "Points", "Очки"),
-        "warriors": pick(lang, "Warriors", "Воины"),
-        "total": pick(lang, "Total", "Итого"),
-        "note": pick(lang, "Note", "Примечание"),
-        "features": pick(lang, "Features", "Особенности"),
-        "unit": pick(lang, "Unit", "Отряд"),
-        "lines": pick(lang, "Warriors", "Воины"),
-        "formation": pick(lang, "Formation", "Строй"),
+        "points": tr(lang, "Points"),
+        "warriors": tr(lang, "Warriors"),
+        "total": tr(lang, "Total"),
+        "note": ptr(lang, "sheet", "Note"),
+        "features": tr(lang, "Features"),
+        "unit": ptr(lang, "formation_density", "Unit"),
+        "lines": tr(lang, "Warriors"),
+        "formation": ptr(lang, "formation_density", "Formation"),
     }
 
 
@@ -65,16 +65,13 @@ def _head(unit: SheetUnit, lang: Lang) -> str:
 
 
 def _formation(unit: SheetUnit, lang: Lang) -> str:
-    text = pick(lang, f"density {unit.density}, files {unit.files}, ranks {unit.ranks} "
-                      f"(full {unit.full_ranks}), front rank {unit.front_rank}",
-                f"плотность строя {unit.density}, в шеренге {unit.files}, шеренг {unit.ranks} "
-                f"(полных {unit.full_ranks}), в первой шеренге {unit.front_rank}")
+    text = tr(lang, "density %(density)s, files %(files)s, ranks %(ranks)s (full %(full_ranks)s), "
+              "front rank %(front_rank)s", density=unit.density, files=unit.files, ranks=unit.ranks,
+              full_ranks=unit.full_ranks, front_rank=unit.front_rank)
     if unit.extra_hits:
-        text += pick(lang, f", extra hits {unit.extra_hits}",
-                     f", лишних ударов {unit.extra_hits}")
+        text += tr(lang, ", extra hits %(extra_hits)s", extra_hits=unit.extra_hits)
     if unit.shield_wall:
-        text += pick(lang, f", shield wall {unit.shield_wall}",
-                     f", стена щитов {unit.shield_wall}")
+        text += tr(lang, ", shield wall %(shield_wall)s", shield_wall=unit.shield_wall)
     return text
 
 
@@ -156,30 +153,29 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
 def print_words(lang: Lang) -> dict[str, str]:
     """Every fixed word of the printed sheet, in the sheet's language (the frame's too)."""
     entries = {
-        "not_counted": ("not counted", "не считаются"),
-        "of": ("of", "из"),
-        "left": ("{points} left", "осталось {points}"),
-        "over": ("{points} over the limit", "превышение на {points}"),
-        "warriors": ("Warriors", "Воины"),
-        "units": ("Units", "Отряды"),
-        "unit": ("Unit", "Отряд"),
-        "formation": ("Formation", "Строй"),
-        "density": ("density", "плотность"),
-        "files": ("files", "в шеренге"),
-        "ranks": ("ranks", "шеренг"),
-        "full": ("full", "полных"),
-        "front": ("front rank", "в первой шеренге"),
-        "extra_hits": ("extra hits", "лишних ударов"),
-        "shield_wall": ("shield wall", "стена щитов"),
-        "lines": ("Warriors and weapons", "Воины и оружие"),
-        "cost": ("Points", "Очки"),
-        "casualties": ("Losses", "Потери"),
-        "more_figures": ("+{n} more warriors: tally losses here",
-                         "и ещё {n} — отмечайте потери здесь"),
-        "no_units": ("No units yet.", "Отрядов пока нет."),
+        "not_counted": N_("not counted"),
+        "of": N_("of"),
+        "left": N_("{points} left"),
+        "over": N_("{points} over the limit"),
+        "warriors": N_("Warriors"),
+        "units": N_("Units"),
+        "density": N_("density"),
+        "files": N_("files"),
+        "ranks": N_("ranks"),
+        "full": N_("full"),
+        "front": N_("front rank"),
+        "extra_hits": N_("extra hits"),
+        "shield_wall": N_("shield wall"),
+        "lines": N_("Warriors and weapons"),
+        "cost": N_("Points"),
+        "casualties": N_("Losses"),
+        "more_figures": N_("+{n} more warriors: tally losses here"),
     }
     return {**frame_words(lang),
-            **{key: pick(lang, en, ru) for key, (en, ru) in entries.items()}}
+            **{key: tr(lang, text) for key, text in entries.items()},
+            "unit": ptr(lang, "formation_density", "Unit"),
+            "formation": ptr(lang, "formation_density", "Formation"),
+            "no_units": ptr(lang, "sheet", "No units yet.")}
 
 
 def print_context(sheet: FormationSheet) -> dict[str, Any]:

@@ -8,8 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
 from app.domain.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
+from app.domain.text import N_, ptr, tr
 from app.domain.words import counted
 from app.exports.common import (
     bb,
@@ -44,16 +45,16 @@ def break_line(sheet: LineAndSquareSheet, lang: Lang) -> str:
 
 def _labels(lang: Lang) -> dict[str, str]:
     return {
-        "points": pick(lang, "Points", "Очки"),
-        "figures": pick(lang, "Figures", "Фигуры"),
-        "officers": pick(lang, "Officers", "Офицеры"),
-        "break": pick(lang, "Break points", "Пороги потерь"),
-        "total": pick(lang, "Total", "Итого"),
-        "note": pick(lang, "Note", "Примечание"),
-        "actions": pick(lang, "Actions", "Действия"),
-        "order_test": pick(lang, "Order test", "Тест на приказ"),
-        "unit": pick(lang, "Unit", "Подразделение"),
-        "profile": pick(lang, "Profile", "Профиль"),
+        "points": tr(lang, "Points"),
+        "figures": tr(lang, "Figures"),
+        "officers": tr(lang, "Officers"),
+        "break": tr(lang, "Break points"),
+        "total": tr(lang, "Total"),
+        "note": ptr(lang, "sheet", "Note"),
+        "actions": tr(lang, "Actions"),
+        "order_test": tr(lang, "Order test"),
+        "unit": tr(lang, "Unit"),
+        "profile": tr(lang, "Profile"),
     }
 
 
@@ -62,23 +63,22 @@ def head(unit: SheetUnit, lang: Lang) -> str:
     parts = [unit.class_name, counted(unit.figures, "figure", lang),
              points(unit.points, lang)]
     if unit.officer:
-        parts.append(pick(lang, "officer", "офицер"))
+        parts.append(tr(lang, "officer"))
     return ", ".join(parts)
 
 
 def profile(unit: SheetUnit, lang: Lang) -> str:
-    return pick(lang, f"{unit.formation_name}; speed {unit.speed}\", accuracy {unit.accuracy}, "
-                      f"discipline {unit.discipline}",
-                f"{unit.formation_name}; скорость {unit.speed}\", меткость {unit.accuracy}, "
-                f"дисциплина {unit.discipline}")
+    return tr(lang, "%(formation_name)s; speed %(speed)s\", accuracy %(accuracy)s, discipline "
+              "%(discipline)s", formation_name=unit.formation_name, speed=unit.speed,
+              accuracy=unit.accuracy, discipline=unit.discipline)
 
 
 def chances(unit: SheetUnit, lang: Lang) -> str:
     """'26/36 · 21/36 · 15/36 (0/1/2 disorder); officer in reach: 30/36 · …'."""
     alone = " · ".join(c.fraction for c in unit.chances if not c.officer_in_reach)
     led = " · ".join(c.fraction for c in unit.chances if c.officer_in_reach)
-    return pick(lang, f"{alone} (0/1/2 disorder markers); officer in reach: {led}",
-                f"{alone} (0/1/2 маркера расстройства); офицер рядом: {led}")
+    return tr(lang, "%(alone)s (0/1/2 disorder markers); officer in reach: %(led)s", alone=alone,
+              led=led)
 
 
 def export_text(document: BaseModel, lang: Lang = "en") -> str:
@@ -115,7 +115,7 @@ def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
                 f"{words['order_test']} | {words['points']} |", "|---:|---|---|---|---|---:|"]
         for unit in sheet.units:
             name = f"{md(unit.name)} ({unit.class_name}"
-            name += pick(lang, ", officer)", ", офицер)") if unit.officer else ")"
+            name += tr(lang, ", officer)") if unit.officer else ")"
             if unit.note:
                 name += f" — {md(unit.note)}"
             out.append(f"| {unit.number} | {name} | {profile(unit, lang)} | "
@@ -155,30 +155,29 @@ def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
 def print_words(lang: Lang) -> dict[str, str]:
     """Every fixed word of the printed sheet, in the sheet's language (the frame's too)."""
     entries = {
-        "figures": ("Figures", "Фигуры"),
-        "officers": ("Officers", "Офицеры"),
-        "break_points": ("Break points", "Пороги потерь"),
-        "units": ("Units", "Подразделения"),
-        "unit": ("Unit", "Подразделение"),
-        "profile": ("Profile", "Профиль"),
-        "formation": ("formation", "построение"),
-        "speed": ("speed", "скорость"),
-        "accuracy": ("accuracy", "меткость"),
-        "discipline": ("discipline", "дисциплина"),
-        "officer": ("officer", "офицер"),
-        "actions": ("Actions", "Действия"),
-        "order_test": ("Order test", "Тест на приказ"),
-        "alone": ("no officer", "без офицера"),
-        "led": ("officer in reach", "офицер рядом"),
-        "markers": ("disorder markers: 0 / 1 / 2", "маркеры расстройства: 0 / 1 / 2"),
-        "cost": ("Points", "Очки"),
-        "casualties": ("Losses", "Потери"),
-        "more_figures": ("+{n} more figures: tally losses here",
-                         "и ещё {n} — отмечайте потери здесь"),
-        "no_units": ("No units yet.", "Подразделений пока нет."),
+        "figures": N_("Figures"),
+        "officers": N_("Officers"),
+        "break_points": N_("Break points"),
+        "unit": N_("Unit"),
+        "profile": N_("Profile"),
+        "formation": N_("formation"),
+        "speed": N_("speed"),
+        "accuracy": N_("accuracy"),
+        "discipline": N_("discipline"),
+        "officer": N_("officer"),
+        "actions": N_("Actions"),
+        "order_test": N_("Order test"),
+        "alone": N_("no officer"),
+        "led": N_("officer in reach"),
+        "markers": N_("disorder markers: 0 / 1 / 2"),
+        "cost": N_("Points"),
+        "casualties": N_("Losses"),
+        "more_figures": N_("+{n} more figures: tally losses here"),
     }
     return {**frame_words(lang),
-            **{key: pick(lang, en, ru) for key, (en, ru) in entries.items()}}
+            **{key: tr(lang, text) for key, text in entries.items()},
+            "units": ptr(lang, "line_and_square", "Units"),
+            "no_units": ptr(lang, "line_and_square", "No units yet.")}
 
 
 def print_context(sheet: LineAndSquareSheet) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.domain.text import N_, tr
 from app.errors import refusal_body
 from app.schemas import Failure
 
@@ -68,12 +69,8 @@ def public_origin(request: Request) -> str:
 
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-CROSS_SITE_MESSAGE = {
-    "en": "a browser sent this request from another site; the API takes changes from scripts "
-          "and from this site's own pages only",
-    "ru": "браузер прислал этот запрос с другого сайта; API принимает изменения только от "
-          "программ и со страниц этого сайта",
-}
+CROSS_SITE_MESSAGE = N_("a browser sent this request from another site; the API takes changes "
+                        "from scripts and from this site's own pages only")
 
 
 class CrossSiteWrites:
@@ -95,7 +92,7 @@ class CrossSiteWrites:
             request = Request(scope)
             if not same_origin(request):
                 lang = "ru" if request.query_params.get("lang") == "ru" else "en"
-                refusal = JSONResponse(refusal_body(CROSS_SITE_MESSAGE[lang]), status_code=403)
+                refusal = JSONResponse(refusal_body(tr(lang, CROSS_SITE_MESSAGE)), status_code=403)
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)

@@ -51,7 +51,8 @@ from sqlmodel import Session
 from starlette.requests import Request
 
 from app.config import Settings
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
+from app.domain.text import tr
 from app.schemas import Failure
 from app.storage.db import transaction as _transaction
 from app.storage.tables import CreationLog
@@ -71,19 +72,17 @@ class CreationRefused(Exception):
 
     def message(self, lang: Lang) -> str:
         minutes = max(1, math.ceil(self.retry_after / 60))
-        return pick(lang,
-                    f"Too many new rosters from your address ({self.limit} per "
-                    f"{_span(self.window_seconds, 'en')}). Try again in {minutes} min.",
-                    f"Слишком много новых армий с вашего адреса ({self.limit} за "
-                    f"{_span(self.window_seconds, 'ru')}). Попробуйте снова через {minutes} мин.")
+        return tr(lang, "Too many new rosters from your address (%(limit)s per %(span)s). Try "
+                  "again in %(minutes)s min.", limit=self.limit,
+                  span=_span(self.window_seconds, lang), minutes=minutes)
 
 
 def _span(seconds: int, lang: Lang) -> str:
     if seconds % 3600 == 0:
-        return pick(lang, f"{seconds // 3600} h", f"{seconds // 3600} ч")
+        return tr(lang, "%(n)s h", n=seconds // 3600)
     if seconds % 60 == 0:
-        return pick(lang, f"{seconds // 60} min", f"{seconds // 60} мин")
-    return pick(lang, f"{seconds} s", f"{seconds} с")
+        return tr(lang, "%(n)s min", n=seconds // 60)
+    return tr(lang, "%(n)s s", n=seconds)
 
 
 def trusted_proxies(value: str) -> list[str]:

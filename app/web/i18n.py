@@ -8,25 +8,23 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 from datetime import datetime
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 
 from babel.core import Locale, negotiate_locale
 from babel.dates import format_date
-from babel.support import NullTranslations, Translations
+from babel.support import NullTranslations
 from starlette.requests import Request
 
 from app.domain.base import LANGS, Lang
+from app.domain.text import catalogue, ptr
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
-DOMAIN = "messages"
 LANG_COOKIE = "lang"
 _current: ContextVar[Lang] = ContextVar("muster_lang", default="en")
 
 
-@cache
 def translations(lang: Lang) -> NullTranslations:
-    return Translations.load(str(LOCALE_DIR), [lang], DOMAIN)
+    """The page's catalogue: the same one the rules and the exports read."""
+    return catalogue(lang)
 
 
 def as_lang(value: str | None) -> Lang | None:
@@ -99,15 +97,7 @@ def gettext(message: str) -> str:
 def pgettext(context: str, message: str) -> str:
     """gettext of a message that one rule system words its own way: Line and Square's seed
     says «подразделение» where the others say «отряд», for the same English "unit"."""
-    return in_context(translations(_current.get()), context, message)
-
-
-def in_context(catalogue: NullTranslations, context: str, message: str) -> str:
-    """`message` in `context` where the catalogue words it there, else as everywhere else:
-    gettext gives back the English msgid for a context without its own translation, which
-    would leave a Russian page with an English word."""
-    own = catalogue.upgettext(context, message)
-    return own if own != message else catalogue.ugettext(message)
+    return ptr(_current.get(), context, message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -12,14 +12,9 @@ from decimal import Decimal
 from typing import Any
 
 from app.domain import RULESETS, names
+from app.domain.text import N_
 from app.errors import describe
 from app.web.i18n import gettext, pgettext
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogue (pybabel's default keyword); translated where shown."""
-    return message
-
 
 # Form fields and document keys, by the label the forms show them with (their msgids).
 LABELS: dict[str, str] = dict((

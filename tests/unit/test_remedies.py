@@ -18,7 +18,6 @@ from app.domain.chainmail.catalogue import TROOPS, WEAPONS
 from app.domain.chainmail.far_east import Found, _some_removals
 from app.domain.chainmail.nations import NATIONAL_RULES, ShareRule
 from app.domain.chainmail.roster import ChainmailRoster
-from app.domain.words import counted
 from tests.unit.rule_cases import army, line, unit
 
 # Far past any number the ranges can reach for the bases drawn below.
@@ -121,17 +120,19 @@ def test_the_base_is_named_in_the_remedy_of_the_others() -> None:
     band = Band(Fraction("0.65"), Fraction("0.85"))
     # 1 of 10 at 65–85 %: 14 of 23 (floor 14.95 = 14) to 57 of 66 (ceil 56.1 = 57); or 1 of
     # 3 (floor 1.95 = 1) to 1 of 1.
-    assert band.hint(1, 10, "en", "horse ", " конницы") == \
+    assert band.hint(1, 10, "en", "horse ") == \
         "add 13 to 56 more, or remove 7 to 9 other horse figures"
-    assert band.hint(1, 10, "ru", "horse ", " конницы") == \
+    assert band.hint(1, 10, "ru", "horse ") == \
         "добавьте ещё от 13 до 56 или уберите от 7 до 9 других фигур конницы"
 
 
 def test_the_other_figures_agree_with_their_number_in_russian() -> None:
-    assert [counted(n, "other_figure_to_add", "ru") for n in (1, 2, 5, 21)] == [
-        "1 другую фигуру", "2 другие фигуры", "5 других фигур", "21 другую фигуру"]
-    assert [counted(n, "other_figure_of", "ru") for n in (1, 3, 11, 21)] == [
-        "1 другой фигуры", "3 других фигур", "11 других фигур", "21 другой фигуры"]
+    assert [Span(False, n, n).text("ru", other="") for n in (1, 2, 5, 21)] == [
+        "уберите 1 другую фигуру", "уберите 2 другие фигуры", "уберите 5 других фигур",
+        "уберите 21 другую фигуру"]
+    assert [Span(True, 1, n).text("ru", other="") for n in (3, 11, 21)] == [
+        "добавьте от 1 до 3 других фигур", "добавьте от 1 до 11 других фигур",
+        "добавьте от 1 до 21 другой фигуры"]
 
 
 def message(doc: dict[str, Any], code: str, lang: str = "en") -> str:

@@ -14,9 +14,9 @@ from app.domain.chainmail.sheet import (
     NATION_NOTES,
     OPTIONAL,
     UnknownSection,
-    Words,
     thresholds,
 )
+from app.domain.text import tr
 from app.domain.words import legality_text
 
 
@@ -281,6 +281,6 @@ def test_every_section_has_its_text_in_both_languages() -> None:
             assert any("а" <= ch <= "я" for ch in text.lower()), text
 
 
-def test_words_pick_the_language() -> None:
-    assert Words("Knights", "Рыцари").get("ru") == "Рыцари"
-    assert Words("Knights", "Рыцари").get("en") == "Knights"
+def test_the_sheet_words_come_from_the_catalogue() -> None:
+    assert tr("ru", "Knights") == "Рыцари"
+    assert tr("en", "Knights") == "Knights"

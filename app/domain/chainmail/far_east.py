@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from app.domain.base import Lang, RuleCheck, Severity, percent_text, pick
+from app.domain.base import Lang, RuleCheck, Severity, percent_text
 from app.domain.chainmail.tally import (
     HEAVY_FOOT_TROOPS,
     LIGHT_FOOT_TROOPS,
@@ -19,26 +19,26 @@ from app.domain.chainmail.tally import (
     Tally,
     troops,
 )
-from app.domain.words import counted
+from app.domain.text import N_, ntr, ptr, tr
 
 Availability = Literal["yes", "no", "some", "possible"]
 MISSILES = troops("bow", "composite_bow", "longbow", "crossbow", "arquebus")
 
 CATEGORIES: dict[str, Figures] = {
-    "armored_foot": Figures("armored foot", "бронированная пехота", troops=troops("armored_foot")),
-    "heavy_foot": Figures("heavy foot (militia included)", "тяжёлая пехота (с ополчением)",
+    "armored_foot": Figures(N_("armored foot"), troops=troops("armored_foot")),
+    "heavy_foot": Figures(N_("heavy foot (militia included)"),
                           troops=HEAVY_FOOT_TROOPS),
-    "light_foot": Figures("light foot (peasants included)", "лёгкая пехота (с крестьянами)",
+    "light_foot": Figures(N_("light foot (peasants included)"),
                           troops=LIGHT_FOOT_TROOPS, except_weapons=MISSILES),
-    "archers": Figures("archers", "лучники", troop_class="foot",
+    "archers": Figures(N_("archers"), troop_class="foot",
                        weapons=troops("bow", "composite_bow")),
-    "arquebusiers": Figures("arquebusiers", "аркебузиры", weapons=troops("arquebus")),
-    "crossbowmen": Figures("crossbowmen", "арбалетчики", weapons=troops("crossbow")),
-    "longbowmen": Figures("longbowmen", "лучники с длинными луками", weapons=troops("longbow")),
-    "medium_horse": Figures("medium horse", "средняя конница", troops=troops("medium_horse")),
-    "light_horse": Figures("light horse", "лёгкая конница", troops=troops("light_horse")),
+    "arquebusiers": Figures(N_("arquebusiers"), weapons=troops("arquebus")),
+    "crossbowmen": Figures(N_("crossbowmen"), weapons=troops("crossbow")),
+    "longbowmen": Figures(N_("longbowmen"), weapons=troops("longbow")),
+    "medium_horse": Figures(N_("medium horse"), troops=troops("medium_horse")),
+    "light_horse": Figures(N_("light horse"), troops=troops("light_horse")),
 }
-UNLISTED = Figures("heavy horse", "тяжёлая конница", troops=troops("heavy_horse"))
+UNLISTED = Figures(N_("heavy horse"), troops=troops("heavy_horse"))
 
 # Table 18; Japanese armored foot are samurai, which the table allows.
 AVAILABILITY: dict[str, dict[str, Availability]] = {
@@ -75,7 +75,7 @@ def _present(nation: str, counts: Tally, kind: Availability) -> list[Found]:
 
 
 def _listing(found: list[Found], lang: Lang) -> str:
-    return ", ".join(f.text(lang) for f in found) if found else pick(lang, "none", "нет")
+    return ", ".join(f.text(lang) for f in found) if found else ptr(lang, "nothing listed", "none")
 
 
 def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) -> list[RuleCheck]:
@@ -89,50 +89,46 @@ def far_east_checks(nation: str, counts: Tally, historical: bool, lang: Lang) ->
     checks: list[RuleCheck] = []
 
     forbidden = _present(nation, counts, "no")
-    title = pick(lang, "Troops Table 18 forbids", "Войска, запрещённые Таблицей 18")
+    title = tr(lang, "Troops Table 18 forbids")
     checks.append(RuleCheck(
         f"{nation}.forbidden", title, f"{title}: {_listing(forbidden, lang)}", not forbidden,
         severity(Severity.error), value=_listing(forbidden, lang),
-        band=pick(lang, "none", "ни одной"),
-        hint=pick(lang, "remove them", "уберите их") if forbidden else ""))
+        band=ptr(lang, "no figures", "none"),
+        hint=tr(lang, "remove them") if forbidden else ""))
 
     limit = _some_limit(army)
     some = _present(nation, counts, "some")
     over = [f for f in some if f.count > limit]
     removals = _some_removals(over, army)
-    title = pick(lang, f"“Some” troops, at most {SOME_SHARE_PERCENT} % each",
-                 f"Войска «немного», не более {SOME_SHARE_PERCENT} % каждого вида")
+    title = tr(lang, "“Some” troops, at most %(percent)s %% each", percent=SOME_SHARE_PERCENT)
     parts = [f"{f.text(lang)} = {percent_text_of(f.count, army, lang)} %" for f in some]
-    value = ", ".join(parts) if parts else pick(lang, "none", "нет")
+    value = ", ".join(parts) if parts else ptr(lang, "nothing listed", "none")
     # "тяжёлая пехота: уберите 2 фигуры", "arquebusiers: remove 1 figure" (the category's
     # name stays as the table writes it, the noun agrees with the number)
-    hint = "; ".join(pick(lang, f"{CATEGORIES[f.category].en}: remove "
-                                f"{counted(removals[f.category], 'figure', lang)}",
-                          f"{CATEGORIES[f.category].ru}: уберите "
-                          f"{counted(removals[f.category], 'figure_to_add', lang)}")
+    hint = "; ".join(ntr(lang, "%(category)s: remove %(n)s figure",
+                         "%(category)s: remove %(n)s figures", removals[f.category],
+                         category=CATEGORIES[f.category].label(lang))
                      for f in over)
-    of_army = pick(lang, f" of {counted(army, 'figure_of', lang)}",
-                   f" из {counted(army, 'figure_of', lang)}") if parts else ""
+    of_army = ntr(lang, " of %(n)s figure", " of %(n)s figures", army) if parts else ""
     checks.append(RuleCheck(
         f"{nation}.some", title, f"{title}: {value}{of_army}",
         not over, severity(Severity.warning), value=value,
-        band=pick(lang, f"at most {counted(limit, 'figure_of', lang)} each",
-                  f"не более {counted(limit, 'figure_of', lang)} каждого вида"),
+        band=ntr(lang, "at most %(n)s figure each", "at most %(n)s figures each", limit),
         hint=hint))
 
     possible = _present(nation, counts, "possible")
-    title = pick(lang, "“Possible” troops (rare)", "Войска «возможны» (редки)")
+    title = tr(lang, "“Possible” troops (rare)")
     checks.append(RuleCheck(
         f"{nation}.possible", title, f"{title}: {_listing(possible, lang)}", not possible,
         Severity.info, value=_listing(possible, lang)))
 
     unlisted = UNLISTED.count(counts)
-    title = pick(lang, "Troops not in Table 18", "Войска, которых нет в Таблице 18")
+    title = tr(lang, "Troops not in Table 18")
     checks.append(RuleCheck(
         f"{nation}.unlisted", title, f"{title}: {UNLISTED.label(lang)} {unlisted}",
         unlisted == 0, severity(Severity.warning), value=str(unlisted),
-        hint=pick(lang, f"heavy horse: remove {counted(unlisted, 'figure', lang)}",
-                  f"тяжёлая конница: уберите {counted(unlisted, 'figure_to_add', lang)}")
+        hint=ntr(lang, "heavy horse: remove %(n)s figure", "heavy horse: remove %(n)s figures",
+                 unlisted)
         if unlisted else ""))
     return checks
 

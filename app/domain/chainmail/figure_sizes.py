@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from app.domain.text import N_
+
 SEED_SCALES = (30, 40)
 MIN_SCALE, MAX_SCALE = 5, 120
 
@@ -36,12 +38,9 @@ KINDS: tuple[Kind, ...] = (
          "Джинны, драконы, ифриты, элементали, энты, великаны, рух", 54, 70),
 )
 
-HUMAN_SIZED = (
+HUMAN_SIZED = N_(
     "Human-sized figures include ghouls, heroes (anti-heroes and “Conan”-like super-heroes "
-    "too), werewolves, wights, wizards, wraiths (Nazgûl among them) and so on.",
-    "Фигуры человеческого размера включают: упырей, героев (в том числе антигероев и "
-    "супергероев типа \"Конана\"), оборотней, умертвий, волшебников, призраков (в том числе "
-    "назгулов) и так далее.")
+    "too), werewolves, wights, wizards, wraiths (Nazgûl among them) and so on.")
 
 
 def exact_size(kind: Kind, scale: int) -> Fraction:

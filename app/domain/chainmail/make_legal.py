@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from app.domain.base import Lang, Severity, pick, points_text
+from app.domain.base import Lang, Severity, points_text
 from app.domain.chainmail.catalogue import TROOPS, WEAPONS
 from app.domain.chainmail.far_east import AVAILABILITY, CATEGORIES
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule, ShareRule
@@ -25,6 +25,7 @@ from app.domain.chainmail.pricing import cost_per_figure, price
 from app.domain.chainmail.roster import ChainmailRoster, Line, Unit
 from app.domain.chainmail.tally import Figures, Key
 from app.domain.limits import MAX_FIGURES
+from app.domain.text import tr
 
 
 @dataclass(frozen=True)
@@ -219,8 +220,7 @@ def make_legal(roster: ChainmailRoster, lang: Lang = "en") -> Suggestion:
     limit = None if roster.points_limit is None else \
         roster.points_limit * 8 - _engines_eighths(roster)
     if not lines:
-        return _refused(roster, pick(lang, "add a unit with figures first",
-                                     "сначала добавьте отряд с фигурами"))
+        return _refused(roster, tr(lang, "add a unit with figures first"))
     lines += _new_lines(lines, shares, excluded)
     programme = _build(lines, shares, excluded, limit)
     n = len(lines)
@@ -244,14 +244,12 @@ def _why_not(roster: ChainmailRoster, lines: list[_Line], shares: list[ShareRule
     """Which rules no change of the lines' figures can meet, in words."""
     free = [line for line in lines if not any(f.matches(line.key) for f in excluded)]
     if not free:
-        return pick(lang, "every line is of troops this army may not field: add others",
-                    "все строки — из войск, которых у этой армии быть не может: добавьте другие")
+        return tr(lang, "every line is of troops this army may not field: add others")
     needing = [rule for rule in shares if rule.band.lo > 0 and not rule.band.hard
                and not any(rule.counted.matches(line.key) for line in free)]
     if needing:
         names = ", ".join(rule.counted.label(lang) for rule in needing)
-        return pick(lang, f"no line to add figures to for: {names}; add such a line",
-                    f"нет строки, в которую добавить фигуры: {names}; добавьте такую строку")
+        return tr(lang, "no line to add figures to for: %(names)s; add such a line", names=names)
     if roster.points_limit is not None:
         cheapest = _build(lines, shares, excluded, None)
         points = np.zeros(cheapest.size)
@@ -260,14 +258,11 @@ def _why_not(roster: ChainmailRoster, lines: list[_Line], shares: list[ShareRule
         if counts is not None:
             need = Fraction(int(np.dot(counts, points[:len(lines)])), 8) + \
                 Fraction(_engines_eighths(roster), 8)
-            return pick(lang,
-                        f"the proportions need at least {points_text(need, lang)} points with "
-                        f"these lines, over the limit of {roster.points_limit}",
-                        f"с этими строками пропорциям нужно не меньше {points_text(need, lang)} "
-                        f"очков, больше лимита {roster.points_limit}")
+            return tr(lang, "the proportions need at least %(need)s points with these lines, over "
+                      "the limit of %(points_limit)s", need=points_text(need, lang),
+                      points_limit=roster.points_limit)
     codes = ", ".join(rule.code for rule in shares)
-    return pick(lang, f"these rules cannot be met together with these lines: {codes}",
-                f"эти правила нельзя соблюсти вместе с этими строками: {codes}")
+    return tr(lang, "these rules cannot be met together with these lines: %(codes)s", codes=codes)
 
 
 def apply(roster: ChainmailRoster, changes: tuple[LineChange, ...]) -> ChainmailRoster:

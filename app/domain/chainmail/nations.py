@@ -12,7 +12,6 @@ from app.domain.base import (
     Severity,
     percent_text,
     percent_text_past,
-    pick,
 )
 from app.domain.chainmail.tally import (
     ARMY,
@@ -29,13 +28,14 @@ from app.domain.chainmail.tally import (
     Tally,
     troops,
 )
+from app.domain.text import N_, ptr, tr
 from app.domain.words import counted
 
 E, W = Severity.error, Severity.warning
 BOWS = troops("bow", "composite_bow")
 
 
-def band(lo: str, hi: str, word: tuple[str, str] | None = None) -> Band:
+def band(lo: str, hi: str, word: str | None = None) -> Band:
     """An "about" band (the seed's "около", "приблизительно", "большинство" …)."""
     return Band(Fraction(lo), Fraction(hi), word=word)
 
@@ -45,9 +45,9 @@ def hard(lo: str, hi: str) -> Band:
     return Band(Fraction(lo), Fraction(hi), hard=True)
 
 
-MAJORITY = ("a majority", "большинство")
-MOSTLY = ("mostly", "преимущественно")
-HIGH_SHARE = ("a high share", "высокий процент")
+MAJORITY = N_("a majority")
+MOSTLY = N_("mostly")
+HIGH_SHARE = N_("a high share")
 
 
 @dataclass(frozen=True)
@@ -65,20 +65,19 @@ class ShareRule:
         count, base = self.counted.count(counts), self.base.count(counts)
         title = self.counted.label(lang)
         holds = self.band.holds(count, base)
-        share = f"{count} {figures_of(lang, base, self.base.en, self.base.ru)}"
+        share = f"{count} {figures_of(lang, base, self.base.name)}"
         if base and holds:
             share += f" = {percent_text(count / base, lang)} %"
         elif base:  # past the band: never printed as its edge
             edge = self.band.crossed(count, base, lang)
             share += f" = {percent_text_past(count, base, edge, lang)} %"
         band = self.band.text(lang)
-        must = pick(lang, f"must be {band}", f"должно быть {band}")
+        must = tr(lang, "must be %(band)s", band=band)
         summary = f"{title}: {share}, {must}"
         if self.waived_by_fortifications and fortified:
             holds = True
-            summary += pick(lang, " (waived: the army holds fortifications)",
-                            " (не действует: армия обороняет укрепления)")
-        hint = "" if holds else self.band.hint(count, base, lang, self.base.en, self.base.ru)
+            summary += tr(lang, " (waived: the army holds fortifications)")
+        hint = "" if holds else self.band.hint(count, base, lang, self.base.name)
         return RuleCheck(self.code, title, summary, holds, severity,
                          value=share, band=band, hint=hint)
 
@@ -89,21 +88,18 @@ class ShareRule:
             return ""
         least, most = found
         if most is None:
-            span = pick(lang, f"room for {least} or more",
-                        f"можно добавить {least} или больше") if least else \
-                pick(lang, "room for any number more", "можно добавить сколько угодно")
+            span = tr(lang, "room for %(least)s or more", least=least) if least else \
+                tr(lang, "room for any number more")
         elif least:
-            span = pick(lang, f"room for {least}–{most} more",
-                        f"можно добавить от {least} до {most}")
+            span = tr(lang, "room for %(least)s–%(most)s more", least=least, most=most)
         else:
-            span = pick(lang, f"room for up to {most} more", f"можно добавить до {most}")
+            span = tr(lang, "room for up to %(most)s more", most=most)
         each = budget.cheapest(self.counted)
         if each is None or budget.left is None or budget.left < 0:
             return span
         buys = int(budget.left // each)
         left = counted(budget.left, "point", lang)
-        return span + pick(lang, f"; with {left} left, up to {buys}",
-                           f"; осталось {left} — хватит на {buys}")
+        return span + tr(lang, "; with %(left)s left, up to %(buys)s", left=left, buys=buys)
 
 
 @dataclass(frozen=True)
@@ -113,58 +109,56 @@ class NoneRule:
     code: str
     severity: Severity
     excluded: Figures
-    requirement_en: str
-    requirement_ru: str
+    requirement: str  # a msgid
 
     def check(self, counts: Tally, severity: Severity, fortified: bool, lang: Lang) -> RuleCheck:
         count = self.excluded.count(counts)
-        title = pick(lang, self.requirement_en, self.requirement_ru)
+        title = tr(lang, self.requirement)
         summary = f"{title}: {self.excluded.label(lang)} — {count}"
         # Other arms mend a rule about arms ("every foot line carries pikes"); a rule about
         # troop types is mended only by removing them (or changing their type: another troop).
         by_arms = self.excluded.weapons is not None or bool(self.excluded.except_weapons)
-        hint = "" if count == 0 else pick(
-            lang, f"remove or re-arm {count}" if by_arms else f"remove {count}",
-            f"уберите или перевооружите {count}" if by_arms else f"уберите {count}")
+        hint = "" if count == 0 else (
+            tr(lang, "remove or re-arm %(count)s", count=count) if by_arms
+            else tr(lang, "remove %(count)s", count=count))
         return RuleCheck(self.code, title, summary, count == 0, severity,
-                         value=str(count), band=pick(lang, "none", "ни одной"), hint=hint)
+                         value=str(count), band=ptr(lang, "no figures", "none"), hint=hint)
 
 
 Rule = ShareRule | NoneRule
 
 
-def _f(en: str, ru: str, **kw: object) -> Figures:
-    return Figures(en, ru, **kw)  # type: ignore[arg-type]
+def _f(name: str, **kw: object) -> Figures:
+    return Figures(name, **kw)  # type: ignore[arg-type]
 
 
 def _no_heavy_horse(prefix: str) -> NoneRule:
     return NoneRule(f"{prefix}.horse_types", E, HEAVY_HORSE,
-                    "No heavy horse", "Без тяжёлой конницы")
+                    N_("No heavy horse"))
 
 
 def _light_foot_only(prefix: str) -> NoneRule:
     return NoneRule(f"{prefix}.foot_types", E,
-                    _f("foot other than light foot", "пехота, кроме лёгкой", troop_class="foot",
+                    _f(N_("foot other than light foot"), troop_class="foot",
                        except_troops=LIGHT_FOOT_TROOPS),
-                    "Foot are light foot only (peasants count as light foot)",
-                    "Пехота только лёгкая (крестьяне — лёгкая пехота)")
+                    N_("Foot are light foot only (peasants count as light foot)"))
 
 
 def _steppe(prefix: str, archers: Band) -> tuple[Rule, ...]:
     return (
-        NoneRule(f"{prefix}.no_foot", E, _f("foot", "пехота", troop_class="foot"),
-                 "All horse, no foot", "Только конница, без пехоты"),
+        NoneRule(f"{prefix}.no_foot", E, _f(N_("foot"), troop_class="foot"),
+                 N_("All horse, no foot")),
         _no_heavy_horse(prefix),
         ShareRule(f"{prefix}.medium_lancers", E,
-                  _f("medium horse with lances", "средние всадники с копьями",
+                  _f(N_("medium horse with lances"),
                      troops=troops("medium_horse"), weapons=troops("lance")),
                   ARMY, band("0.15", "0.35")),
         ShareRule(f"{prefix}.light_lancers", E,
-                  _f("light horse with lances", "лёгкие всадники с копьями",
+                  _f(N_("light horse with lances"),
                      troops=troops("light_horse"), weapons=troops("lance")),
                   ARMY, band("0.15", "0.35")),
         ShareRule(f"{prefix}.horse_archers", E,
-                  _f("light horse with bows", "лёгкие всадники с луками",
+                  _f(N_("light horse with bows"),
                      troops=troops("light_horse"), weapons=BOWS),
                   ARMY, archers),
     )
@@ -174,92 +168,87 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
     "generic": (),
     "magyars": (
         _no_heavy_horse("magyars"),
-        ShareRule("magyars.light_horse", E, _f("light horse", "лёгкая конница",
+        ShareRule("magyars.light_horse", E, _f(N_("light horse"),
                                                troops=troops("light_horse")),
                   HORSE, band("0.65", "0.85")),
         ShareRule("magyars.horse_archers", E,
-                  _f("light horse with bows", "лёгкие всадники с луками",
+                  _f(N_("light horse with bows"),
                      troops=troops("light_horse"), weapons=BOWS),
                   LIGHT_HORSE, band("0.15", "0.35")),
-        ShareRule("magyars.foot_share", E, _f("foot", "пехота", troop_class="foot"),
+        ShareRule("magyars.foot_share", E, _f(N_("foot"), troop_class="foot"),
                   ARMY, hard("0", "0.10"), waived_by_fortifications=True),
         _light_foot_only("magyars"),
     ),
     "mongols": _steppe("mongols", band("0.40", "0.60")),
     # "Возможно, Конных Лучников будет немного меньше" than the Mongols' half.
-    "tatars": _steppe("tatars", band("0.30", "0.60", ("a little under half",
-                                                      "немного меньше половины"))),
+    "tatars": _steppe("tatars", band("0.30", "0.60", N_("a little under half"))),
     "poles": (
         _no_heavy_horse("poles"),
         ShareRule("poles.medium_lancers", E,
-                  _f("medium horse with lances", "средние всадники с копьями",
+                  _f(N_("medium horse with lances"),
                      troops=troops("medium_horse"), weapons=troops("lance")),
                   HORSE, band("0.65", "0.85")),
         ShareRule("poles.light_crossbows", E,
-                  _f("light horse with crossbows", "лёгкие всадники с арбалетами",
+                  _f(N_("light horse with crossbows"),
                      troops=troops("light_horse"), weapons=troops("crossbow")),
                   LIGHT_HORSE, band("0.05", "0.15")),
         # "Оставшаяся часть - Лёгкая": the horse that are not medium lancers are light horse
         # (heavy horse are poles.horse_types' own).
         NoneRule("poles.other_horse", E,
-                 _f("medium horse without lances", "средние всадники без копий",
+                 _f(N_("medium horse without lances"),
                     troops=troops("medium_horse"), except_weapons=troops("lance")),
-                 "The other horse are light horse", "Остальная конница лёгкая"),
+                 N_("The other horse are light horse")),
         NoneRule("poles.foot_types", W,
-                 _f("foot other than heavy or light foot", "пехота, кроме тяжёлой и лёгкой",
+                 _f(N_("foot other than heavy or light foot"),
                     troop_class="foot", except_troops=HEAVY_FOOT_TROOPS | LIGHT_FOOT_TROOPS),
-                 "Foot are heavy or light foot (militia and peasants included)",
-                 "Пехота тяжёлая или лёгкая (ополчение и крестьяне тоже)"),
+                 N_("Foot are heavy or light foot (militia and peasants included)")),
     ),
     "russians": (
-        ShareRule("russians.horse_share", E, _f("horse", "конница", troop_class="horse"),
+        ShareRule("russians.horse_share", E, _f(N_("horse"), troop_class="horse"),
                   ARMY, band("0.10", "0.30")),
         _no_heavy_horse("russians"),
         ShareRule("russians.medium_horse", E,
-                  _f("medium horse", "средняя конница", troops=troops("medium_horse")),
+                  _f(N_("medium horse"), troops=troops("medium_horse")),
                   HORSE, hard("0.75", "1")),
         ShareRule("russians.heavy_foot", E,
-                  _f("heavy foot (militia included)", "тяжёлая пехота (с ополчением)",
+                  _f(N_("heavy foot (militia included)"),
                      troops=HEAVY_FOOT_TROOPS),
                   ARMY, band("0.40", "0.60")),
         ShareRule("russians.polearms", W,
-                  _f("heavy foot with polearms (militia included)",
-                     "тяжёлая пехота с древковым оружием (с ополчением)",
+                  _f(N_("heavy foot with polearms (militia included)"),
                      troops=HEAVY_FOOT_TROOPS, weapons=troops("polearm")),
                   HEAVY_FOOT, band("0.5", "1", MAJORITY)),
         ShareRule("russians.crossbows", E,
-                  _f("light foot with crossbows (peasants included)",
-                     "лёгкая пехота с арбалетами (с крестьянами)",
+                  _f(N_("light foot with crossbows (peasants included)"),
                      troops=LIGHT_FOOT_TROOPS, weapons=troops("crossbow")),
                   FOOT, band("0.05", "0.15")),
     ),
     "saracens": (
         _light_foot_only("saracens"),
         ShareRule("saracens.archers", W,
-                  _f("light foot with bows (peasants included)",
-                     "лёгкая пехота с луками (с крестьянами)",
+                  _f(N_("light foot with bows (peasants included)"),
                      troops=LIGHT_FOOT_TROOPS, weapons=troops("bow")),
                   LIGHT_FOOT, band("0.5", "1", HIGH_SHARE)),
         _no_heavy_horse("saracens"),
         ShareRule("saracens.light_horse", W,
-                  _f("light horse", "лёгкая конница", troops=troops("light_horse")),
+                  _f(N_("light horse"), troops=troops("light_horse")),
                   HORSE, band("0.5", "1", MOSTLY)),
     ),
     "scots": (
         NoneRule("scots.foot_pikes", E,
-                 _f("foot without pikes", "пехота без пик", troop_class="foot",
+                 _f(N_("foot without pikes"), troop_class="foot",
                     except_weapons=troops("pike")),
-                 "Every foot line carries pikes", "Вся пехота с пиками (длинными копьями)"),
+                 N_("Every foot line carries pikes")),
     ),
     "spanish": (
         ShareRule("spanish.knights_medium", W,
-                  _f("medium horse among knights", "средние всадники среди рыцарей",
+                  _f(N_("medium horse among knights"),
                      troops=troops("medium_horse"), knights=True),
-                  _f("knights' ", " рыцарей", knights=True), band("0.5", "1", MOSTLY)),
+                  _f(N_("knights' "), knights=True), band("0.5", "1", MOSTLY)),
         ShareRule("spanish.light_javelins", E,
-                  _f("light horse with javelins", "лёгкие всадники с дротиками",
+                  _f(N_("light horse with javelins"),
                      troops=troops("light_horse"), weapons=troops("javelins"), knights=False),
-                  _f("horse (not knights) ", " конницы (кроме рыцарей)", troop_class="horse",
+                  _f(N_("horse (not knights) "), troop_class="horse",
                      knights=False),
                   band("0.40", "0.60")),
     ),

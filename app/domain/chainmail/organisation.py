@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from app.domain.base import Lang, RuleCheck, Severity, pick
+from app.domain.base import Lang, RuleCheck, Severity
 from app.domain.chainmail.catalogue import TROOPS, WEAPONS
 from app.domain.chainmail.pricing import PricedRoster
 from app.domain.chainmail.roster import ChainmailRoster, Unit
 from app.domain.points_limit import points_limit_check
+from app.domain.text import N_, ntr, ptr, tr
 from app.domain.words import counted
 
 # "Light horse may be mixed with medium, and medium with heavy; other types may not be mixed."
@@ -20,8 +21,9 @@ TROOP_ORDER: dict[str, int] = {troop: i for i, troop in enumerate(TROOPS)}
 def _unit_label(index: int, unit: Unit, lang: Lang) -> str:
     number = index + 1
     if unit.name:
-        return pick(lang, f"unit {number} “{unit.name}”", f"отряд {number} «{unit.name}»")
-    return pick(lang, f"unit {number}", f"отряд {number}")
+        return ptr(lang, "chainmail", "unit %(number)s “%(name)s”", number=number,
+                   name=unit.name)
+    return ptr(lang, "chainmail", "unit %(number)s", number=number)
 
 
 def _names(ids: list[str], lang: Lang, table: dict) -> str:  # type: ignore[type-arg]
@@ -44,56 +46,45 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
 
     if not unit.lines:
         broken("unit.empty", Severity.error,
-               pick(lang, "Units have figures", "В отрядах есть фигуры"),
-               pick(lang, "has no figures", "нет фигур"),
-               pick(lang, "add a line of figures or remove the unit",
-                    "добавьте строку фигур или удалите отряд"))
+               tr(lang, "Units have figures"),
+               tr(lang, "has no figures"),
+               tr(lang, "add a line of figures or remove the unit"))
     kinds = {line.troop for line in unit.lines}
     if len(kinds) > 1 and frozenset(kinds) not in MIXABLE:
         mixed = sorted(kinds, key=TROOP_ORDER.__getitem__)
         broken("unit.mixed_types", Severity.error,
-               pick(lang, "Units do not mix troop types", "Отряды не смешивают типы войск"),
-               pick(lang, f"mixes {_names(mixed, lang, TROOPS)}",
-                    f"смешаны {_names(mixed, lang, TROOPS)}"),
-               pick(lang, "only light+medium or medium+heavy horse may share a unit; split it",
-                    "смешивать можно только лёгкую со средней или среднюю с тяжёлой конницей; "
-                    "разделите отряд"))
+               tr(lang, "Units do not mix troop types"),
+               tr(lang, "mixes %(mixed)s", mixed=_names(mixed, lang, TROOPS)),
+               tr(lang, "only light+medium or medium+heavy horse may share a unit; split it"))
     wrong = [line for line in unit.lines
              if TROOPS[line.troop].troop_class not in WEAPONS[line.weapon].allowed_on]
     if wrong:
         what = "; ".join(f"{TROOPS[line.troop].name(lang)} — {WEAPONS[line.weapon].name(lang)}"
                          for line in wrong)
         broken("unit.weapon_not_allowed", Severity.error,
-               pick(lang, "Weapons suit the troops", "Оружие соответствует войскам"),
-               pick(lang, f"weapon not allowed: {what}", f"недопустимое оружие: {what}"),
-               pick(lang, "pikes and polearms are for foot, lances for horse",
-                    "пики и древковое оружие — для пехоты, кавалерийские копья — для конницы"))
+               tr(lang, "Weapons suit the troops"),
+               tr(lang, "weapon not allowed: %(what)s", what=what),
+               tr(lang, "pikes and polearms are for foot, lances for horse"))
     if "knights" in unit.flags and any(TROOPS[line.troop].troop_class == "foot"
                                        for line in unit.lines):
         broken("unit.knights_not_horse", Severity.error,
-               pick(lang, "Knights are horse", "Рыцари — конница"),
-               pick(lang, "flagged as knights but has foot figures",
-                    "отмечен как рыцари, но в нём есть пехота"),
-               pick(lang, "remove the knights flag or the foot",
-                    "снимите отметку рыцарей или уберите пехоту"))
+               tr(lang, "Knights are horse"),
+               tr(lang, "flagged as knights but has foot figures"),
+               tr(lang, "remove the knights flag or the foot"))
     if "commander" in unit.flags and unit.mercenary:
         broken("unit.commander_mercenary", Severity.warning,
-               pick(lang, "The commander is not with mercenaries",
-                    "Главнокомандующий не с наёмниками"),
-               pick(lang, "the commander stands with mercenaries, who gain nothing from him",
-                    "главнокомандующий стоит с наёмниками, а они не получают его влияния"),
-               pick(lang, "move the commander to a loyal unit",
-                    "переведите главнокомандующего в отряд не наёмников"))
+               tr(lang, "The commander is not with mercenaries"),
+               tr(lang, "the commander stands with mercenaries, who gain nothing from him"),
+               tr(lang, "move the commander to a loyal unit"))
     return found
 
 
-UNIT_CODES: dict[str, tuple[str, str]] = {
-    "unit.empty": ("Units have figures", "В отрядах есть фигуры"),
-    "unit.mixed_types": ("Units do not mix troop types", "Отряды не смешивают типы войск"),
-    "unit.weapon_not_allowed": ("Weapons suit the troops", "Оружие соответствует войскам"),
-    "unit.knights_not_horse": ("Knights are horse", "Рыцари — конница"),
-    "unit.commander_mercenary": ("The commander is not with mercenaries",
-                                 "Главнокомандующий не с наёмниками"),
+UNIT_CODES: dict[str, str] = {
+    "unit.empty": N_("Units have figures"),
+    "unit.mixed_types": N_("Units do not mix troop types"),
+    "unit.weapon_not_allowed": N_("Weapons suit the troops"),
+    "unit.knights_not_horse": N_("Knights are horse"),
+    "unit.commander_mercenary": N_("The commander is not with mercenaries"),
 }
 
 
@@ -101,11 +92,11 @@ def unit_checks(roster: ChainmailRoster, lang: Lang) -> list[RuleCheck]:
     problems = [c for i, unit in enumerate(roster.units) for c in _unit_problems(i, unit, lang)]
     broken_codes = {c.code for c in problems}
     kept = []
-    for code, (en, ru) in UNIT_CODES.items():
+    for code, text in UNIT_CODES.items():
         if code not in broken_codes:
-            title = pick(lang, en, ru)
-            kept.append(RuleCheck(code, title, f"{title}: {pick(lang, 'all units', 'все отряды')}",
-                                  True, Severity.error))
+            title = tr(lang, text)
+            every = ptr(lang, "chainmail", "all units")
+            kept.append(RuleCheck(code, title, f"{title}: {every}", True, Severity.error))
     return problems + kept
 
 
@@ -113,38 +104,34 @@ def empty_check(roster: ChainmailRoster, lang: Lang) -> RuleCheck:
     """army.empty: with no figures every share rule holds on a base of none, so the roster
     is not called legal in silence (engines are not figures)."""
     figures = sum(line.figures for unit in roster.units for line in unit.lines)
-    title = pick(lang, "The army has figures", "В армии есть фигуры")
+    title = tr(lang, "The army has figures")
     if figures:
         return RuleCheck("army.empty", title, f"{title}: {counted(figures, 'figure', lang)}",
                          True, Severity.warning, value=str(figures))
     return RuleCheck("army.empty", title,
-                     pick(lang, "The army has no figures yet: nothing to judge",
-                          "В армии пока нет фигур: судить не о чем"),
+                     tr(lang, "The army has no figures yet: nothing to judge"),
                      False, Severity.warning, value="0",
-                     hint=pick(lang, "add a unit with figures", "добавьте отряд с фигурами"))
+                     hint=tr(lang, "add a unit with figures"))
 
 
 def commander_checks(roster: ChainmailRoster, lang: Lang) -> list[RuleCheck]:
     with_commander = [i for i, unit in enumerate(roster.units) if "commander" in unit.flags]
     n = len(with_commander)
     where = ", ".join(str(i + 1) for i in with_commander)
-    value = pick(lang, f"{n} ({'unit' if n == 1 else 'units'} {where})",
-                 f"{n} ({'отряд' if n == 1 else 'отряды'} {where})") if n else "0"
+    value = ntr(lang, "%(n)s (unit %(where)s)", "%(n)s (units %(where)s)", n,
+                where=where) if n else "0"
     # Two rules, so two titles: one reads "at most one", the other "there is one".
-    at_most = pick(lang, "At most one commander", "Не больше одного главнокомандующего")
-    named = pick(lang, "A commander leads the army", "Армию ведёт главнокомандующий")
+    at_most = tr(lang, "At most one commander")
+    named = tr(lang, "A commander leads the army")
 
     def summary(title: str) -> str:
-        return pick(lang, f"{title}: units with the commander — {value}",
-                    f"{title}: отрядов с главнокомандующим — {value}")
+        return tr(lang, "%(title)s: units with the commander — %(value)s", title=title, value=value)
 
     return [
         RuleCheck("army.commanders", at_most, summary(at_most), n <= 1, Severity.error,
-                  value=value, band="1", hint="" if n <= 1 else pick(
-                      lang, f"keep the commander in one unit, remove him from {n - 1}",
-                      f"оставьте главнокомандующего в одном отряде, снимите с {n - 1}")),
+                  value=value, band="1", hint="" if n <= 1 else tr(
+                      lang, "keep the commander in one unit, remove him from %(n)s", n=n - 1)),
         RuleCheck("army.no_commander", named, summary(named), n >= 1, Severity.warning,
-                  value=value, band="1", hint="" if n else pick(
-                      lang, "mark one unit as the commander's",
-                      "отметьте отряд главнокомандующего")),
+                  value=value, band="1", hint="" if n else tr(
+                      lang, "mark one unit as the commander's")),
     ]

@@ -6,23 +6,24 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.domain.base import Lang, Severity, pick
+from app.domain.base import Lang, Severity
 from app.domain.chainmail.catalogue import NATIONS, PRESETS, Preset
 from app.domain.chainmail.far_east import AVAILABILITY, CATEGORIES, UNLISTED
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
+from app.domain.text import N_, NP_, ptr
 
 Standing = Literal["yes", "some", "possible", "no", "unlisted", "excluded", "discouraged"]
 # Table 18's words, and the strictest first: a figure in two categories stands as the worse.
 ORDER: tuple[Standing, ...] = ("no", "excluded", "unlisted", "some", "discouraged",
                                "possible", "yes")
-WORDS: dict[Standing, tuple[str, str]] = {
-    "yes": ("yes", "есть"),
-    "some": ("some (at most 10 %)", "немного (не более 10 %)"),
-    "possible": ("possible (rare)", "возможны (редки)"),
-    "no": ("no (Table 18)", "нет (Таблица 18)"),
-    "unlisted": ("not in Table 18", "нет в Таблице 18"),
-    "excluded": ("not in this army", "не в этой армии"),
-    "discouraged": ("not usual in this army", "нетипично для этой армии"),
+WORDS: dict[Standing, str] = {
+    "yes": NP_("Table 18", "yes"),  # «есть», where a plain "yes" is «да»
+    "some": N_("some (at most 10 %)"),
+    "possible": N_("possible (rare)"),
+    "no": N_("no (Table 18)"),
+    "unlisted": N_("not in Table 18"),
+    "excluded": N_("not in this army"),
+    "discouraged": N_("not usual in this army"),
 }
 
 
@@ -41,7 +42,7 @@ def standing(nation: str, troop: str, weapon: str, knights: bool = False) -> Sta
 
 
 def standing_text(value: Standing, lang: Lang) -> str:
-    return pick(lang, *WORDS[value])
+    return ptr(lang, "Table 18", WORDS[value])
 
 
 def preset_standing(preset: Preset) -> dict[str, Standing]:

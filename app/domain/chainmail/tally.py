@@ -11,9 +11,10 @@ import functools
 from collections import Counter
 from dataclasses import dataclass
 
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
 from app.domain.chainmail.catalogue import TROOPS
 from app.domain.chainmail.roster import ChainmailRoster
+from app.domain.text import N_, tr
 
 Key = tuple[str, str, bool]  # troop, weapon, unit flagged knights
 Tally = Counter[Key]
@@ -30,10 +31,11 @@ def tally(roster: ChainmailRoster) -> Tally:
 
 @dataclass(frozen=True)
 class Figures:
-    """A group of figures a rule counts, with its name in both languages."""
+    """A group of figures a rule counts, with its name: an English msgid, a noun ("heavy
+    horse") or, for a share's base, the words that qualify "figures" ("horse ": "of 20 horse
+    figures", «из 20 фигур конницы»)."""
 
-    en: str
-    ru: str
+    name: str
     troops: frozenset[str] | None = None
     troop_class: str | None = None
     weapons: frozenset[str] | None = None
@@ -72,23 +74,23 @@ class Figures:
         return {}
 
     def label(self, lang: Lang) -> str:
-        return pick(lang, self.en, self.ru)
+        return tr(lang, self.name) if self.name else ""
 
 
 def troops(*ids: str) -> frozenset[str]:
     return frozenset(ids)
 
 
-ARMY = Figures("", "")
-FOOT = Figures("foot ", " пехоты", troop_class="foot")
-HORSE = Figures("horse ", " конницы", troop_class="horse")
-LIGHT_HORSE = Figures("light horse ", " лёгкой конницы", troops=troops("light_horse"))
+ARMY = Figures("")
+FOOT = Figures(N_("foot "), troop_class="foot")
+HORSE = Figures(N_("horse "), troop_class="horse")
+LIGHT_HORSE = Figures(N_("light horse "), troops=troops("light_horse"))
 # Militia fight as heavy foot and peasants as light foot: so they count in every national
 # rule and in Table 18 (§6), and the base's name says so.
 HEAVY_FOOT_TROOPS = troops("heavy_foot", "militia")
 LIGHT_FOOT_TROOPS = troops("light_foot", "peasant")
-LIGHT_FOOT = Figures("light foot (peasants included) ", " лёгкой пехоты (с крестьянами)",
+LIGHT_FOOT = Figures(N_("light foot (peasants included) "),
                      troops=LIGHT_FOOT_TROOPS)
-HEAVY_FOOT = Figures("heavy foot (militia included) ", " тяжёлой пехоты (с ополчением)",
+HEAVY_FOOT = Figures(N_("heavy foot (militia included) "),
                      troops=HEAVY_FOOT_TROOPS)
-HEAVY_HORSE = Figures("heavy horse", "тяжёлая конница", troops=troops("heavy_horse"))
+HEAVY_HORSE = Figures(N_("heavy horse"), troops=troops("heavy_horse"))

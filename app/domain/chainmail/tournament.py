@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.domain.text import NP_
+
 MAX_PASSES = 3
 RESULTS: dict[str, tuple[int, int]] = {  # (attacker, defender)
     "none": (0, 0),
@@ -22,12 +24,12 @@ RESULTS: dict[str, tuple[int, int]] = {  # (attacker, defender)
     "wounded": (0, -10),
     "unhorsed": (20, 0),
 }
-NAMES: dict[str, tuple[str, str]] = {
-    "none": ("nothing", "ничего"),
-    "broken_lance": ("broken lance", "Сломанное копьё"),
-    "helm": ("helm knocked off", "Сбитый шлем"),
-    "wounded": ("wounded", "Ранение"),
-    "unhorsed": ("unhorsed", "Выбивание из седла"),
+NAMES: dict[str, str] = {
+    "none": NP_("tournament", "nothing"),
+    "broken_lance": NP_("tournament", "broken lance"),
+    "helm": NP_("tournament", "helm knocked off"),
+    "wounded": NP_("tournament", "wounded"),
+    "unhorsed": NP_("tournament", "unhorsed"),
 }
 
 

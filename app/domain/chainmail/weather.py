@@ -24,6 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.domain.base import Whole
+from app.domain.text import NP_
 
 Weather = Literal["clear", "cloudy", "rain"]
 WEATHERS: tuple[Weather, ...] = ("clear", "cloudy", "rain")
@@ -31,18 +32,20 @@ EVENTS = ("heat_wave", "drizzle", "downpour", "mud")
 FACES = range(1, 7)
 MAX_CHECKS = 50
 
-# The seed's words for the columns, the rows' results and the events: (en, ru).
-NAMES: dict[str, tuple[str, str]] = {
-    "clear": ("Clear", "Ясно"), "cloudy": ("Cloudy", "Облачно"), "rain": ("Rain", "Дождливо"),
-    "heat_wave": ("Heat wave", "Аномальная жара"), "drizzle": ("Drizzle", "Изморось"),
-    "downpour": ("Downpour", "Ливень"), "mud": ("Mud", "Грязь"),
+# The seed's words for the columns, the rows' results and the events (msgids in the
+# "weather" context).
+NAMES: dict[str, str] = {
+    "clear": NP_("weather", "Clear"), "cloudy": NP_("weather", "Cloudy"),
+    "rain": NP_("weather", "Rain"),
+    "heat_wave": NP_("weather", "Heat wave"), "drizzle": NP_("weather", "Drizzle"),
+    "downpour": NP_("weather", "Downpour"), "mud": NP_("weather", "Mud"),
 }
-RESULTS: dict[str, tuple[str, str]] = {
-    "no_change": ("no change", "Нет изменений"), "heat_wave": ("heat wave", "Аномальная жара"),
-    "drizzle": ("drizzle", "Изморось"), "downpour": ("downpour", "Ливень"),
-    "to_clear": ("turns clear", "Становится Ясно"),
-    "to_cloudy": ("turns cloudy", "Становится Облачно"),
-    "to_rain": ("rain begins", "Начинается Дождь"),
+RESULTS: dict[str, str] = {
+    "no_change": NP_("weather", "no change"), "heat_wave": NP_("weather", "heat wave"),
+    "drizzle": NP_("weather", "drizzle"), "downpour": NP_("weather", "downpour"),
+    "to_clear": NP_("weather", "turns clear"),
+    "to_cloudy": NP_("weather", "turns cloudy"),
+    "to_rain": NP_("weather", "rain begins"),
 }
 
 

@@ -241,8 +241,8 @@ def answer(att: Fighter, dfn: Fighter, first_losses: Dist) -> Answer:
             seen[standing] = strike(att, standing, dfn, first=False)
         parts.append((lost, weight, first_losses.exp, seen[standing]))
 
-    def mixed(pick: Callable[[Strike], Dist]) -> Dist:
-        return mixture((w, e, pick(s)) for _, w, e, s in parts)
+    def mixed(part: Callable[[Strike], Dist]) -> Dist:
+        return mixture((w, e, part(s)) for _, w, e, s in parts)
 
     probability = [Fraction(w, 6 ** e) for _, w, e, _ in parts]
     with_swords = any(s.swords is not None for *_, s in parts)

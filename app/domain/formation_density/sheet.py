@@ -11,13 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from app.domain.base import Lang, percent_text, pick, points_text
+from app.domain.base import Lang, percent_text, points_text
 from app.domain.formation_density.catalogue import (
     CLASSES,
     FEATURES,
     LINE_FLAGS,
-    NAME_EN,
-    NAME_RU,
     PROTECTIONS,
     WEAPONS,
 )
@@ -29,6 +27,7 @@ from app.domain.formation_density.figures import (
 )
 from app.domain.formation_density.roster import FormationDensityRoster, Line, Unit
 from app.domain.formation_density.validation import validate
+from app.domain.text import tr
 from app.domain.words import legality_text
 
 # Reference sections a player may add to the printed sheet.
@@ -111,22 +110,18 @@ def _unit(number: int, unit: Unit, lang: Lang) -> SheetUnit:
         lines.append(SheetLine(
             line.count, f"{line.count} × {kind}, {WEAPONS[line.weapon].name(lang)}",
             _kit(line, lang),
-            pick(lang, f"hits {chance_text(chance, lang)}",
-                 f"попадает: {chance_text(chance, lang)}")
-            if chance is not None else pick(
-                lang, "hits on a roll above the enemy's density",
-                "попадает, если выпало больше плотности противника"),
+            tr(lang, "hits %(chance)s", chance=chance_text(chance, lang))
+            if chance is not None else tr(lang, "hits on a roll above the enemy's density"),
             in_front))
     shield = None
     if figures.shield_wall:
         blocks = shield_wall_blocks(unit.density)
-        shield = pick(lang, f"{chance_text(shield_wall_chance(unit.density), lang)}, "
-                            f"{points_text(blocks, lang)} blocked on average",
-                      f"{chance_text(shield_wall_chance(unit.density), lang)}, "
-                      f"в среднем отбито {points_text(blocks, lang)}")
+        shield = tr(lang, "%(density)s, %(blocks)s blocked on average",
+                    density=chance_text(shield_wall_chance(unit.density), lang),
+                    blocks=points_text(blocks, lang))
     seen = {f for line in unit.lines for f in line_features(line)}
     return SheetUnit(
-        number=number, name=unit.name or pick(lang, f"Unit {number}", f"Отряд {number}"),
+        number=number, name=unit.name or tr(lang, "Unit %(number)s", number=number),
         points=None if unit.points is None else points_text(Fraction(unit.points), lang),
         density=unit.density, files=unit.files, warriors=figures.warriors,
         ranks=figures.ranks, full_ranks=figures.full_ranks, front_rank=figures.front_rank,
@@ -137,38 +132,22 @@ def _unit(number: int, unit: Unit, lang: Lang) -> SheetUnit:
 
 def _sections(lang: Lang) -> dict[str, SheetSection]:
     return {
-        "melee": SheetSection("melee", pick(lang, "Melee", "Ближний бой"), (
-            pick(lang, "Only warriors of the first rank strike, one die each; warriors who lost "
-                       "formation do not fight. Strikes are simultaneous: both players roll "
-                       "and remove losses.",
-                 "Удары наносят только воины первой шеренги, по кубику за воина; потерявшие "
-                 "строй не сражаются. Удары одновременны: оба игрока бросают кубики и "
-                 "убирают потери."),
-            pick(lang, "Shock troops hit on a roll below their own density; melee "
-                       "specialists (and shooters) above their own; shock cavalry above the "
-                       "enemy's density.",
-                 "Ударные войска попадают, если выпало меньше плотности своего отряда; "
-                 "специалисты рукопашного боя (и стрелки) — если больше своей; ударная "
-                 "конница — если больше плотности вражеского отряда."),
-            pick(lang, "Against cavalry half the foot strike riders and half horses (the "
-                       "larger half at the horses); a hit on either removes the warrior. "
-                       "Between cavalry only riders are struck.",
-                 "По коннице половина пеших бьёт по всадникам, половина (большая часть) — по "
-                 "лошадям; воин убирается при попадании и по всаднику, и по лошади. В бою "
-                 "между всадниками удары наносятся только по всадникам."),
-            pick(lang, "Losses are removed from the longest rank, starting with the first.",
-                 "Потери убираются из самой длинной шеренги, начиная с первой."),
+        "melee": SheetSection("melee", tr(lang, "Melee"), (
+            tr(lang, "Only warriors of the first rank strike, one die each; warriors who lost "
+               "formation do not fight. Strikes are simultaneous: both players roll and remove "
+               "losses."),
+            tr(lang, "Shock troops hit on a roll below their own density; melee specialists (and "
+               "shooters) above their own; shock cavalry above the enemy's density."),
+            tr(lang, "Against cavalry half the foot strike riders and half horses (the larger "
+               "half at the horses); a hit on either removes the warrior. Between cavalry only "
+               "riders are struck."),
+            tr(lang, "Losses are removed from the longest rank, starting with the first."),
         )),
-        "protection": SheetSection("protection", pick(lang, "Protection", "Защита воинов"), (
-            pick(lang, "Shield wall: one die for the unit; below the density, that many hits "
-                       "are blocked.",
-                 "Стена щитов: один кубик за отряд; если выпало меньше плотности строя, "
-                 "отбито столько ударов, сколько выпало."),
-            pick(lang, "Armour: one die after the hits; below the number of hits, that many "
-                       "are blocked. Armour-piercing hits ignore armour, not shields.",
-                 "Доспехи: кубик после попаданий; если выпало меньше числа попаданий, отбито "
-                 "столько, сколько выпало. Бронебойные попадания доспехи не отбивают, щиты — "
-                 "отбивают."),
+        "protection": SheetSection("protection", tr(lang, "Protection"), (
+            tr(lang, "Shield wall: one die for the unit; below the density, that many hits are "
+               "blocked."),
+            tr(lang, "Armour: one die after the hits; below the number of hits, that many are "
+               "blocked. Armour-piercing hits ignore armour, not shields."),
         )),
     }
 
@@ -185,7 +164,7 @@ def army_sheet(roster: FormationDensityRoster, lang: Lang = "en",
     issues = validate(roster, lang)
     sections = _sections(lang)
     return FormationSheet(
-        name=roster.name, ruleset_name=pick(lang, NAME_EN, NAME_RU), note=roster.note,
+        name=roster.name, ruleset_name=tr(lang, "Formation Density"), note=roster.note,
         total=points_text(total, lang), priced=roster.priced(), points_limit=limit,
         remaining=None if limit is None else points_text(limit - total, lang),
         over_limit=limit is not None and total > limit,

@@ -14,7 +14,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from app.domain.base import Lang, pick, points_text
+from app.domain.base import Lang, points_text
+from app.domain.text import tr
 from app.domain.words import counted
 
 
@@ -40,21 +41,14 @@ class BreakPoints:
     def morale_text(self, lang: Lang) -> str:
         below = counted(self.morale_below, "point_of", lang)
         lost = self._lost(self.morale_below, lang)
-        return pick(lang,
-                    f"Morale test once strength is below {below} (more than {lost} lost): "
-                    "every unit tests.",
-                    f"Проверка боевого духа, когда сила падает ниже {below} (потеряно больше "
-                    f"{lost}): её проходит каждое подразделение.")
+        return tr(lang, "Morale test once strength is below %(below)s (more than %(lost)s lost): "
+                  "every unit tests.", below=below, lost=lost)
 
     def flight_text(self, lang: Lang) -> str:
         below = counted(self.flight_below, "point_of", lang)
         lost = self._lost(self.flight_below, lang)
-        return pick(lang,
-                    f"Flight once strength is below {below} (more than {lost} lost): "
-                    "all remaining units flee the field.",
-                    f"Бегство, когда сила падает ниже {below} (потеряно больше "
-                    f"{lost}): все оставшиеся подразделения немедленно бегут "
-                    "с поля боя.")
+        return tr(lang, "Flight once strength is below %(below)s (more than %(lost)s lost): all "
+                  "remaining units flee the field.", below=below, lost=lost)
 
 
 def break_points(starting: Fraction) -> BreakPoints:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from app.domain.base import Lang, decimal_text, pick, points_text
+from app.domain.base import Lang, decimal_text, points_text
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square import evaluate
 from app.domain.line_and_square.roster import LineAndSquareRoster
+from app.domain.text import tr
 from app.domain.words import legality_text
 
 
@@ -95,25 +96,20 @@ def _percent(chance: float, lang: Lang) -> str:
 
 
 def _order_test_section(lang: Lang) -> Section:
-    return Section("order_test", pick(lang, "Order test", "Тест на приказ"), (
-        pick(lang, "Roll two dice and add the unit's discipline; +1 in close order, +1 in square, "
-             "+1 within 12\" of a unit with an officer; −1 for each disorder marker. 6 or more "
-             "passes and the unit acts; less, and it does nothing this turn.",
-             "Киньте два кубика и прибавьте дисциплину подразделения; +1 в сомкнутом строю, "
-             "+1 в каре, +1 ближе 12\" от подразделения с офицером; −1 за каждый маркер "
-             "расстройства. 6 и больше — тест пройден, подразделение действует; меньше — "
-             "в этот ход оно ничего не делает."),
-        pick(lang, "A roll of 1-1 always fails and 6-6 always passes.",
-             "Результат 1-1 — это всегда неудача, а 6-6 — всегда успех."),
+    return Section("order_test", tr(lang, "Order test"), (
+        tr(lang, "Roll two dice and add the unit's discipline; +1 in close order, +1 in square, "
+           "+1 within 12\" of a unit with an officer; −1 for each disorder marker. 6 or more "
+           "passes and the unit acts; less, and it does nothing this turn."),
+        tr(lang, "A roll of 1-1 always fails and 6-6 always passes."),
     ))
 
 
 def _square_section(roster: LineAndSquareRoster, lang: Lang, lines: list[str]) -> Section | None:
-    names = tuple(unit.name or pick(lang, f"Unit {i + 1}", f"Подразделение {i + 1}")
+    names = tuple(unit.name or tr(lang, "Unit %(i)s", i=i + 1)
                   for i, unit in enumerate(roster.units) if cat.CLASSES[unit.unit_class].square)
     if not names:
         return None
-    return Section("square", pick(lang, "The square", "Каре"), tuple(lines), names)
+    return Section("square", tr(lang, "The square"), tuple(lines), names)
 
 
 def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareSheet:
@@ -122,7 +118,7 @@ def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareS
     for i, (unit, priced) in enumerate(zip(roster.units, result["units"], strict=True)):
         units.append(SheetUnit(
             number=i + 1,
-            name=unit.name or pick(lang, f"Unit {i + 1}", f"Подразделение {i + 1}"),
+            name=unit.name or tr(lang, "Unit %(i)s", i=i + 1),
             class_name=cat.CLASSES[unit.unit_class].name(lang),
             formation_name=cat.FORMATIONS[unit.formation].name(lang),
             figures=unit.figures, speed=unit.speed,
@@ -141,7 +137,7 @@ def army_sheet(roster: LineAndSquareRoster, lang: Lang = "en") -> LineAndSquareS
         sections.append(square)
     points = result["break_points"]
     return LineAndSquareSheet(
-        lang=lang, name=roster.name, ruleset_name=pick(lang, cat.NAME_EN, cat.NAME_RU),
+        lang=lang, name=roster.name, ruleset_name=tr(lang, "Line and Square"),
         note=roster.note, total=points_text(Fraction(result["total"]), lang),
         points_limit=result["points_limit"],
         default_limit=result["points_limit_source"] == "default",

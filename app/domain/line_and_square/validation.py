@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from app.domain.base import Issue, Lang, RuleCheck, Severity, pick
+from app.domain.base import Issue, Lang, RuleCheck, Severity
 from app.domain.line_and_square.catalogue import (
     CLASSES,
     DEFAULT_POINTS_LIMIT,
@@ -13,6 +13,7 @@ from app.domain.line_and_square.catalogue import (
 )
 from app.domain.line_and_square.roster import LineAndSquareRoster, Unit
 from app.domain.points_limit import points_limit_check
+from app.domain.text import N_, nptr, ntr, tr
 from app.domain.words import counted
 
 
@@ -24,23 +25,20 @@ def points_limit(roster: LineAndSquareRoster) -> int:
 def _label(index: int, unit: Unit, lang: Lang) -> str:
     number = index + 1
     if unit.name:
-        return pick(lang, f"unit {number} “{unit.name}”", f"подразделение {number} «{unit.name}»")
-    return pick(lang, f"unit {number}", f"подразделение {number}")
+        return tr(lang, "unit %(number)s “%(name)s”", number=number, name=unit.name)
+    return tr(lang, "unit %(number)s", number=number)
 
 
 def over_limit(roster: LineAndSquareRoster, total: Fraction, lang: Lang) -> RuleCheck:
-    which = "" if roster.points_limit is not None else pick(
-        lang, " (the usual limit, as none is set)", " (обычный лимит: свой не задан)")
+    which = "" if roster.points_limit is not None else tr(lang, " (the usual limit, as none is "
+                                                          "set)")
     return points_limit_check(total, points_limit(roster), lang, which)
 
 
-UNIT_RULES: dict[str, tuple[Severity, str, str]] = {
-    "unit.formation_not_allowed": (Severity.error, "Formations suit the classes",
-                                   "Построения соответствуют родам войск"),
-    "unit.square_too_small": (Severity.error, "Squares have at least 10 figures",
-                              "В каре не меньше 10 фигур"),
-    "unit.cannot_shoot": (Severity.warning, "Only shooting classes have accuracy",
-                          "Меткость только у стреляющих"),
+UNIT_RULES: dict[str, tuple[Severity, str]] = {
+    "unit.formation_not_allowed": (Severity.error, N_("Formations suit the classes")),
+    "unit.square_too_small": (Severity.error, N_("Squares have at least 10 figures")),
+    "unit.cannot_shoot": (Severity.warning, N_("Only shooting classes have accuracy")),
 }
 
 
@@ -50,8 +48,8 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
     label = _label(index, unit, lang)
 
     def broken(code: str, what: str, hint: str, value: str = "") -> None:
-        severity, en, ru = UNIT_RULES[code]
-        found.append(RuleCheck(code, pick(lang, en, ru), f"{label}: {what}", False, severity,
+        severity, text = UNIT_RULES[code]
+        found.append(RuleCheck(code, tr(lang, text), f"{label}: {what}", False, severity,
                                value=value, hint=hint, unit=index))
 
     class_name = kind.name(lang)
@@ -59,26 +57,24 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
     if unit.formation not in kind.formations:
         allowed = ", ".join(FORMATIONS[f].name(lang).lower() for f in kind.formations)
         broken("unit.formation_not_allowed",
-               pick(lang, f"{class_name} may not deploy in {formation.name_en.lower()}",
-                    f"{class_name}: построение «{formation.name_ru.lower()}» недоступно"),
-               pick(lang, f"choose {allowed}", f"выберите: {allowed}"),
+               tr(lang, "%(class_name)s may not deploy in %(lower)s", class_name=class_name,
+                  lower=formation.name_en.lower(), lower2=formation.name_ru.lower()),
+               tr(lang, "choose %(allowed)s", allowed=allowed),
                value=unit.formation)
     # A square the class may not form at all is already the error above; its size is moot.
     if unit.formation == "square" and kind.square and unit.figures < SQUARE_MIN_FIGURES:
         short = SQUARE_MIN_FIGURES - unit.figures
         broken("unit.square_too_small",
-               pick(lang, f"a square of {counted(unit.figures, 'figure', lang)}",
-                    f"каре из {counted(unit.figures, 'figure', lang)}"),
-               pick(lang, f"a square needs at least {SQUARE_MIN_FIGURES} figures: add "
-                    f"{counted(short, 'figure_to_add', lang)} or choose another formation",
-                    f"для каре нужно не меньше {SQUARE_MIN_FIGURES} фигур: добавьте "
-                    f"{counted(short, 'figure_to_add', lang)} или выберите другое построение"),
+               tr(lang, "a square of %(figures)s", figures=counted(unit.figures, 'figure', lang)),
+               ntr(lang, "a square needs at least %(least)s figures: add %(n)s figure or choose "
+                   "another formation", "a square needs at least %(least)s figures: add %(n)s "
+                   "figures or choose another formation", short, least=SQUARE_MIN_FIGURES),
                value=str(unit.figures))
     if kind.shoot == "never" and unit.accuracy is not None:
         broken("unit.cannot_shoot",
-               pick(lang, f"{class_name} never shoots, yet has accuracy {unit.accuracy}",
-                    f"{class_name} не может стрелять, но указана меткость {unit.accuracy}"),
-               pick(lang, "clear the accuracy", "уберите меткость"),
+               tr(lang, "%(class_name)s never shoots, yet has accuracy %(accuracy)s",
+                  class_name=class_name, accuracy=unit.accuracy),
+               tr(lang, "clear the accuracy"),
                value=str(unit.accuracy))
     return found
 
@@ -87,31 +83,26 @@ def unit_checks(roster: LineAndSquareRoster, lang: Lang) -> list[RuleCheck]:
     problems = [c for i, unit in enumerate(roster.units) for c in _unit_problems(i, unit, lang)]
     broken_codes = {c.code for c in problems}
     kept = []
-    for code, (severity, en, ru) in UNIT_RULES.items():
+    for code, (severity, text) in UNIT_RULES.items():
         if code not in broken_codes:
-            title = pick(lang, en, ru)
-            every = pick(lang, "all units", "все подразделения")
+            title = tr(lang, text)
+            every = tr(lang, "all units")
             kept.append(RuleCheck(code, title, f"{title}: {every}", True, severity))
     return problems + kept
 
 
 def officer_check(roster: LineAndSquareRoster, lang: Lang) -> RuleCheck:
     with_officer = [i + 1 for i, unit in enumerate(roster.units) if unit.officer]
-    title = pick(lang, "An officer leads", "Есть офицер")
+    title = tr(lang, "An officer leads")
     if with_officer:
         where = ", ".join(map(str, with_officer))
-        one = len(with_officer) == 1
-        value = pick(lang, f"{len(with_officer)} ({'unit' if one else 'units'} {where})",
-                     f"{len(with_officer)} ({'подразделение' if one else 'подразделения'} "
-                     f"{where})")
+        value = nptr(lang, "line_and_square", "%(n)s (unit %(where)s)",
+                     "%(n)s (units %(where)s)", len(with_officer), where=where)
     else:
         value = "0"
-    summary = pick(lang, f"{title}: units with an officer — {value}",
-                   f"{title}: подразделений с офицером — {value}")
-    hint = "" if with_officer else pick(
-        lang, "give one unit an officer: units within 12\" of it get +1 to order tests",
-        "дайте офицера одному из подразделений: те, что ближе 12\" от него, получают +1 "
-        "к тесту на приказ")
+    summary = tr(lang, "%(title)s: units with an officer — %(value)s", title=title, value=value)
+    hint = "" if with_officer else tr(lang, "give one unit an officer: units within 12\" of it "
+                                      "get +1 to order tests")
     return RuleCheck("army.no_officer", title, summary, bool(with_officer), Severity.warning,
                      value=value, band="≥ 1", hint=hint)
 

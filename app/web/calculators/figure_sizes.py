@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.domain.chainmail import figure_sizes as fs
+from app.domain.text import tr
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, whole
 from app.web.templating import render
@@ -35,6 +36,6 @@ def figure_sizes_page(request: Request) -> Response:
     context = {"error": error, "scale": scale, "table": table, "result": result,
                "raw": request.query_params.get("scale", ""),
                "seed_scale": scale in fs.SEED_SCALES, "min": fs.MIN_SCALE, "max": fs.MAX_SCALE,
-               "human_sized": fs.HUMAN_SIZED[1 if lang == "ru" else 0]}
+               "human_sized": tr(lang, fs.HUMAN_SIZED)}
     return render(request, "calc/figure_sizes.html", context, blocks=["result"],
                   status_code=422 if error else 200)

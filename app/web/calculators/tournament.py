@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from app.domain.base import Lang
 from app.domain.chainmail import tournament as tm
+from app.domain.text import ptr
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem
 from app.web.templating import render
@@ -87,7 +88,7 @@ def _jousts(entry: Entry, knights: list[int]) -> list[tm.Joust]:
 
 
 def _result_names(lang: Lang) -> dict[str, str]:
-    return {k: (ru if lang == "ru" else en) for k, (en, ru) in tm.NAMES.items()}
+    return {k: ptr(lang, "tournament", text) for k, text in tm.NAMES.items()}
 
 
 def _scored(entry: Entry, lang: Lang) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from app.domain.base import Lang
 from app.domain.chainmail import weather as wx
+from app.domain.text import ptr
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render
@@ -23,13 +24,11 @@ DEFAULT_CHECKS = 6
 
 
 def _name(key: str, lang: Lang) -> str:
-    en, ru = wx.NAMES[key]
-    return ru if lang == "ru" else en
+    return ptr(lang, "weather", wx.NAMES[key])
 
 
 def _result(key: str, lang: Lang) -> str:
-    en, ru = wx.RESULTS[key]
-    return ru if lang == "ru" else en
+    return ptr(lang, "weather", wx.RESULTS[key])
 
 
 def _rows(start: wx.Weather | None, checks: int, lang: Lang) -> list[dict[str, Any]]:

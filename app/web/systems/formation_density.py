@@ -11,8 +11,9 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from app.domain.base import Lang, percent_text, pick
+from app.domain.base import Lang, percent_text
 from app.domain.limits import MAX_LINES, MAX_UNITS
+from app.domain.text import tr
 from app.web.editing import Document, EditError, Form, checked, copied, index, whole
 
 RULESET = "formation_density"
@@ -32,8 +33,8 @@ def _points(form: Form, field: str) -> int | float | None:
     if not raw:
         return None
     if not _NUMBER.fullmatch(raw):
-        raise EditError(field, pick(_lang(form), f"{raw[:20]!r} is not a number of points",
-                                    f"{raw[:20]!r} — не число очков"))
+        raise EditError(field, tr(_lang(form), "%(raw)s is not a number of points",
+                                  raw=repr(raw[:20])))
     value = float(raw.replace(",", "."))
     return int(value) if value.is_integer() else value
 
@@ -52,8 +53,8 @@ def _profile(form: Form) -> dict[str, Any]:
 
 def add_unit(doc: Document, form: Form) -> Document:
     if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", pick(_lang(form), f"at most {MAX_UNITS} units",
-                                      f"не больше {MAX_UNITS} отрядов"))
+        raise EditError("units", tr(_lang(form), "at most %(MAX_UNITS)s units",
+                                    MAX_UNITS=MAX_UNITS))
     doc["units"].append({"name": form.get("unit_name", "").strip(), **_profile(form),
                          "note": "", "lines": [_line(form, "")]})
     return doc
@@ -74,8 +75,8 @@ def add_line(doc: Document, form: Form) -> Document:
     i = index(form, "unit", len(doc["units"]))
     lines = doc["units"][i]["lines"]
     if len(lines) >= MAX_LINES:
-        raise EditError("lines", pick(_lang(form), f"at most {MAX_LINES} lines in a unit",
-                                      f"не больше {MAX_LINES} линий в отряде"))
+        raise EditError("lines", tr(_lang(form), "at most %(MAX_LINES)s lines in a unit",
+                                    MAX_LINES=MAX_LINES))
     # A new line starts as a copy of the last one, a rank deep: the player then changes it.
     twin = copied(lines[-1])
     twin["count"] = min(doc["units"][i]["files"], 500)
@@ -88,9 +89,8 @@ def remove_line(doc: Document, form: Form) -> Document:
     lines = doc["units"][i]["lines"]
     j = index(form, "line", len(lines))
     if len(lines) == 1:
-        raise EditError("line", pick(
-            _lang(form), "a unit keeps at least one line; remove the unit instead",
-            "в отряде должна остаться хотя бы одна строка; удалите отряд целиком"))
+        raise EditError("line", tr(_lang(form), "a unit keeps at least one line; remove the unit "
+                                   "instead"))
     del lines[j]
     return doc
 
@@ -136,7 +136,7 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
                        for unit in result["units"]],
         "fd_blocks": [_exact(unit["shield_wall"]["expected_blocks"]["exact"])
                       if unit["shield_wall"] else None for unit in result["units"]],
-        "fd_features": {f["id"]: {"en": f["description_en"], "ru": f["description_ru"]}
-                        for f in catalogue["features"]},
+        # The catalogue's own description in the page's language (its description_en/_ru).
+        "fd_features": {f["id"]: f[f"description_{lang}"] for f in catalogue["features"]},
         "fd_flags": LINE_FLAGS,
     }

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.domain.base import Lang, pick
+from app.domain.base import Lang
 from app.domain.limits import MAX_UNITS
+from app.domain.text import tr
 from app.web.editing import Document, EditError, Form, at_most, checked, index, whole
 
 RULESET = "line_and_square"
@@ -23,11 +24,9 @@ def _points(form: Form, field: str) -> int | float:
     lang: Lang = "ru" if form.get("lang") == "ru" else "en"  # the page's, added by the route
     raw = form.get(field, "").strip()
     if not raw:
-        raise EditError(field, pick(lang, "points are required (0 to 100, halves allowed)",
-                                    "укажите очки (от 0 до 100, можно половинами)"))
+        raise EditError(field, tr(lang, "points are required (0 to 100, halves allowed)"))
     if not _NUMBER.fullmatch(raw):
-        raise EditError(field, pick(lang, f"{raw[:20]!r} is not a number of points",
-                                    f"{raw[:20]!r} — не число очков"))
+        raise EditError(field, tr(lang, "%(raw)s is not a number of points", raw=repr(raw[:20])))
     value = float(raw.replace(",", "."))
     return int(value) if value.is_integer() else value
 
