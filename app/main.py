@@ -9,6 +9,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors, services
 from app.api import docs, exports, health, pricing, rosters
+from app.api import games as games_api
 from app.config import Settings, get_settings
 from app.deps import APP_DEPENDENCIES
 from app.domain import RULESETS
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(exports.router)
     app.include_router(rosters.router)
+    app.include_router(games_api.router)
     app.include_router(sheet.router)
     app.include_router(order_test.router)
     app.include_router(melee.router)

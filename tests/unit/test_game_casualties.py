@@ -23,7 +23,7 @@ def test_the_chainmail_army_tests_morale_once_a_third_of_its_figures_are_lost() 
         ("casualty", 2, None), ("threshold", None, "morale_check")]
     log += crossing
     back = undo(game, log)
-    assert [(e["kind"], e.get("of"), e["result"] if "result" in e else None) for e in back] == [
+    assert [(e["kind"], e.get("of"), e.get("result")) for e in back] == [
         ("undo", crossing[0]["seq"], None), ("threshold", None, "steady")]
     log += back
     assert replay(setup, log).lost == 12

@@ -95,15 +95,15 @@ class GameState:
     def thresholds(self) -> dict[str, Any]:
         if self.ruleset == "line_and_square":
             b = self.breaks
-            return {"starting_points": _number(b.starting), "strength": _number(self.strength),
-                    "points_lost": _number(b.starting - self.strength),
+            return {"starting_points": number(b.starting), "strength": number(self.strength),
+                    "points_lost": number(b.starting - self.strength),
                     "morale_below": b.morale_below, "flight_below": b.flight_below,
                     "state": self.army_state}
         return {"figures": self.figures, "lost": self.lost, "morale_at": self.morale_at,
                 "state": self.army_state}
 
 
-def _number(value: Fraction) -> int | float:
+def number(value: Fraction) -> int | float:
     # Points are halves, and a unit's strength a fraction of them: shown to 3 places.
     return int(value) if value.denominator == 1 else round(float(value), 3)
 

@@ -1,0 +1,290 @@
+"""JSON API for games (the game-day companion): start one from a roster version, read it,
+and change it — a turn, a test, a casualty, an undo.
+
+As with rosters, the public id reads a game and its key (`Authorization: Bearer <key>`)
+changes it; a change names the version it was made against (`If-Match: "v3"`) and a stale
+one is answered 412 with the current version. The key is never in a read.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Path, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from app import games, ratelimit, services
+from app.api.health import UNAVAILABLE_ANSWER
+from app.api.rosters import _IF_MATCH, etag, expected_version, site
+from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
+from app.domain import limits
+from app.domain.base import Lang, pick
+from app.domain.game import GameRefused
+from app.domain.game.summary import game_json
+from app.domain.game.tables import PEASANT_ENEMIES
+from app.domain.line_and_square import catalogue as las
+from app.domain.line_and_square.roster import FormationId
+from app.errors import refusal_body
+from app.schemas import Failure, ValidationFailure
+from app.web.security import CROSS_SITE_ANSWER
+
+router = APIRouter(prefix="/api/v1/games", tags=["games"])
+GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]
+_bearer = HTTPBearer(auto_error=False, description="the game's key", scheme_name="GameKey")
+
+
+class GameStart(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    roster_id: str = Field(pattern=ROSTER_ID, max_length=64,
+                           description="the roster's public id (from its share or edit link)")
+    version: int | None = Field(default=None, ge=1, le=services.MAX_VERSION,
+                                description="the roster version to play; none: the current")
+    weather: Literal["rolled", "clear", "cloudy", "rain", "off"] = Field(
+        default="rolled", description="Chainmail: the starting weather, rolled (Table 20's "
+                                      "d6) or chosen, or off: no weather")
+
+
+class CasualtyChange(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    unit: int = Field(ge=0, lt=limits.MAX_UNITS, description="the unit's index in `units`")
+    change: Literal[1, -1] = Field(description="1: a figure lost; -1: one given back")
+
+
+class TestAsked(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    unit: int = Field(ge=0, lt=limits.MAX_UNITS, description="the unit's index in `units`")
+    test: Literal["move", "attack", "defend", "order", "morale"] = Field(description=(
+        "Chainmail peasants (Table 17): move, attack, defend; Chainmail: morale; "
+        "Line and Square: order"))
+    enemy: Literal[tuple(PEASANT_ENEMIES)] | None = Field(  # type: ignore[valid-type]
+        default=None, description="Table 17's enemy, for attack and defend")
+    formation: FormationId | None = Field(  # type: ignore[valid-type]
+        default=None, description="order test: the unit's formation now (default: deployed)")
+    officer: bool = Field(default=False, description="order test: an officer within 12\"")
+    disorder: int = Field(default=0, ge=0, le=las.MAX_DISORDER,
+                          description="order test: disorder markers")
+    commander_lost: bool = Field(default=False,
+                                 description="morale: the commander was killed or captured")
+
+
+class GamePublic(BaseModel):
+    id: str
+    roster_id: str
+    roster_version: int
+    ruleset: str
+    name: str
+    version: int = Field(description="1 at the start, +1 per change; the ETag is \"v<version>\"")
+    view_url: str = Field(description="read-only link for the opponent and spectators")
+    turn: int = Field(description="0 before the first turn")
+    weather: dict[str, Any] | None = Field(description="Chainmail's Table 20 weather, if played")
+    units: list[dict[str, Any]] = Field(description="each unit as it began, and as it stands")
+    thresholds: dict[str, Any] = Field(description="the army's morale thresholds and state")
+    can_undo: bool
+    log: list[dict[str, Any]] = Field(description="every entry, oldest first; only grows")
+    created_at: Any
+    updated_at: Any
+
+
+class GameCreated(GamePublic):
+    edit_key: str = Field(description="shown only now: send it as `Authorization: Bearer <key>`")
+    edit_url: str = Field(description="the secret link to play the game")
+
+
+_ETAG = {"ETag": {"description": 'The version, for If-Match: "v3"', "required": True,
+                  "schema": {"type": "string"}}}
+_MISSING: dict[int | str, dict[str, Any]] = {
+    404: {"model": Failure, "description": "No game by this id"},
+    422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"}}
+_CHANGE: dict[int | str, dict[str, Any]] = {
+    200: {"headers": _ETAG}, **_MISSING, **UNAVAILABLE_ANSWER,
+    401: {"model": Failure, "description": "No key (`Authorization: Bearer <edit_key>`)"},
+    403: {"model": Failure, "description": "Not this game's key, or sent from another site"},
+    409: {"model": Failure, "description": "The game cannot take it now (nothing to undo)"},
+    412: {"model": Failure, "description": "The game changed since that version"},
+    428: {"model": Failure, "description": "No If-Match header"}}
+_WITH_BODY: dict[int | str, dict[str, Any]] = {
+    **_CHANGE, **NOT_JSON_ANSWER,
+    413: {"model": Failure, "description": "Body over the size limit"}}
+
+_REFUSED = {
+    "no_such_unit": ("the game has no unit by this index", "в игре нет отряда с таким номером"),
+    "not_peasants": ("only peasants test on Table 17", "по Таблице 17 проверяются только "
+                                                       "крестьяне"),
+    "unknown_test": ("this rule system has no such test", "в этой системе правил нет такой "
+                                                          "проверки"),
+    "unknown_enemy": ("attack and defence name the enemy (Table 17)",
+                      "для атаки и защиты укажите врага (Таблица 17)"),
+    "unknown_formation": ("no such formation", "такого построения нет"),
+    "out_of_range": ("out of range", "вне допустимых пределов"),
+    "plus_or_minus_one": ("1 or -1", "1 или -1"),
+    "none_left": ("the unit has no figures left to lose", "у отряда не осталось фигур"),
+    "none_lost": ("the unit has lost no figures to give back", "отряд не терял фигур"),
+    "nothing_to_undo": ("nothing to undo: no casualty change is left to take back",
+                        "отменять нечего: изменений потерь не осталось"),
+    "log_full": ("the game's log is full", "журнал игры заполнен"),
+    "last_turn": ("the game is at its last turn", "игра дошла до последнего хода"),
+}
+
+
+def refused_text(code: str, lang: Lang) -> str:
+    en, ru = _REFUSED.get(code, (code, code))
+    return pick(lang, en, ru)
+
+
+def game_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+             lang: LangDep = "en") -> str:
+    if credentials is None or not credentials.credentials:
+        raise refusal(401, lang, "Authorization: send the game's key as `Bearer <edit_key>`",
+                      "Authorization: пришлите ключ игры как `Bearer <ключ>`",
+                      headers={"WWW-Authenticate": 'Bearer realm="muster"'})
+    return credentials.credentials
+
+
+def _not_found(lang: Lang, game_id: str) -> Exception:
+    return refusal(404, lang, f"no game {game_id}", f"игры {game_id} нет")
+
+
+def keyed_game(game_id: GameId, session: SessionDep, key: Annotated[str, Depends(game_key)],
+               lang: LangDep = "en") -> str:
+    """The game id from the path, once the request has shown that game's key."""
+    try:
+        games.check_key(session, game_id, key)
+    except games.GameNotFound as error:
+        raise _not_found(lang, game_id) from error
+    except services.KeyRejected as error:
+        raise refusal(403, lang, "Authorization: this is not the game's key",
+                      "Authorization: это не ключ этой игры") from error
+    return game_id
+
+
+KeyedGameId = Annotated[str, Depends(keyed_game)]
+
+
+def view_url(game_id: str, base: str = "") -> str:
+    return f"{base}/g/{game_id}"
+
+
+def edit_url(game_id: str, key: str, base: str = "") -> str:
+    return f"{base}/g/{game_id}/play?key={key}"
+
+
+def public(game: games.StoredGame, base: str = "") -> dict[str, Any]:
+    return {"id": game.id, "roster_id": game.roster_id, "roster_version": game.roster_version,
+            "ruleset": game.ruleset, "name": game.name, "version": game.version,
+            "view_url": view_url(game.id, base), **game_json(game.setup, game.state()),
+            "log": game.log, "created_at": game.created_at, "updated_at": game.updated_at}
+
+
+@router.post("", status_code=201, response_model=GameCreated, dependencies=[Depends(json_body)],
+             responses={201: {"headers": _ETAG}, **_MISSING, **NOT_JSON_ANSWER,
+                        **ratelimit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER,
+                        410: {"model": Failure, "description": "The roster was deleted"}})
+def create_game(request: Request, session: SessionDep, response: Response,
+                start: Annotated[GameStart, Body()], lang: LangDep = "en") -> dict[str, Any]:
+    """Start a game of a roster version anyone with its link can read. The answer holds the
+    game's key, once: keep `edit_url` to play, share `view_url` with the opponent."""
+    try:
+        created, key = games.create_game(
+            session, start.roster_id, start.version, start.weather,
+            admit=lambda: ratelimit.admit_api(request, session, lang))
+    except services.RevisionNotFound as error:
+        raise RequestValidationError([{"loc": ("body", "version"), "type": "value_error",
+                                       "msg": pick(lang, "the roster has no such version",
+                                                   "у армии нет такой версии")}]) from error
+    except services.RosterDeleted as error:
+        raise refusal(410, lang, f"roster {start.roster_id} was deleted",
+                      f"армия {start.roster_id} удалена") from error
+    except services.RosterNotFound as error:
+        raise refusal(404, lang, f"no roster {start.roster_id}",
+                      f"армии {start.roster_id} нет") from error
+    except games.NotPlayable as error:
+        raise RequestValidationError([{"loc": ("body", "roster_id"), "type": "value_error",
+                                       "msg": pick(lang, "no game companion for this rule "
+                                                         "system yet", "для этой системы "
+                                                         "правил игрового помощника пока "
+                                                         "нет")}]) from error
+    response.headers["ETag"] = etag(created.version)
+    response.headers["Location"] = f"{router.prefix}/{created.id}"
+    response.headers["Cache-Control"] = "no-store"
+    base = site(request)
+    return {**public(created, base), "edit_key": key, "edit_url": edit_url(created.id, key, base)}
+
+
+@router.get("/{game_id}", response_model=GamePublic,
+            responses={200: {"headers": _ETAG}, **_MISSING, **UNAVAILABLE_ANSWER})
+def read_game(request: Request, game_id: GameId, session: SessionDep, response: Response,
+              lang: LangDep = "en") -> dict[str, Any]:
+    """The game: its state, its units, its thresholds and the whole log (never the key)."""
+    try:
+        game = games.get_game(session, game_id)
+    except games.GameNotFound as error:
+        raise _not_found(lang, game_id) from error
+    response.headers["ETag"] = etag(game.version)
+    response.headers["Cache-Control"] = "no-cache"
+    return public(game, site(request))
+
+
+def apply(request: Request, session: Session, game_id: str, response: Response,
+          change: games.Change, lang: Lang) -> Any:
+    """One change at the version If-Match names: 412 when stale, 409 or 422 when refused."""
+    version = expected_version(request.headers.get("if-match"), lang)
+    try:
+        game = games.change(session, game_id, version, change)
+    except games.GameNotFound as error:
+        raise _not_found(lang, game_id) from error
+    except games.GameConflict as conflict:
+        now = conflict.current.version
+        return JSONResponse(status_code=412, headers={"ETag": etag(now)}, content=refusal_body(
+            pick(lang, f"If-Match: the game is at version {now}, not {version}; reload it",
+                 f"If-Match: игра уже в версии {now}, а не {version}; загрузите её заново"),
+            version=now, etag=etag(now)))
+    except GameRefused as refused:
+        text = refused_text(refused.code, lang)
+        if refused.conflict:
+            return JSONResponse(status_code=409, content=refusal_body(text))
+        raise RequestValidationError([{"loc": ("body", refused.field), "type": "value_error",
+                                       "msg": text}]) from refused
+    response.headers["ETag"] = etag(game.version)
+    return public(game, site(request))
+
+
+@router.post("/{game_id}/turns", response_model=GamePublic, responses=_CHANGE,
+             openapi_extra=_IF_MATCH)
+def next_turn(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+              lang: LangDep = "en") -> Any:
+    """Next turn: the counter advances and the server rolls what the rules roll now —
+    Table 16 for every mercenary unit, Table 20 on every even turn — each roll logged."""
+    return apply(request, session, game_id, response, games.next_turn(), lang)
+
+
+@router.post("/{game_id}/tests", response_model=GamePublic, responses=_WITH_BODY,
+             dependencies=[Depends(json_body)], openapi_extra=_IF_MATCH)
+def roll_test(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+              asked: Annotated[TestAsked, Body()], lang: LangDep = "en") -> Any:
+    """A test a unit makes when it comes up (Table 17, the order test, morale), logged."""
+    ask = asked.model_dump(exclude={"unit"})
+    return apply(request, session, game_id, response, games.roll_test(asked.unit, ask), lang)
+
+
+@router.post("/{game_id}/casualties", response_model=GamePublic, responses=_WITH_BODY,
+             dependencies=[Depends(json_body)], openapi_extra=_IF_MATCH)
+def casualty(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+             change: Annotated[CasualtyChange, Body()], lang: LangDep = "en") -> Any:
+    """A figure lost or given back; a threshold it crosses is logged with it."""
+    return apply(request, session, game_id, response,
+                 games.casualty(change.unit, change.change), lang)
+
+
+@router.post("/{game_id}/undo", response_model=GamePublic, responses=_CHANGE,
+             openapi_extra=_IF_MATCH)
+def undo(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+         lang: LangDep = "en") -> Any:
+    """Take back the last casualty change (as a new log entry; rolls stay rolled)."""
+    return apply(request, session, game_id, response, games.undo(), lang)
