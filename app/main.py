@@ -21,6 +21,7 @@ from app.lifespan import storage_lifespan
 from app.ratelimit import CreationLimit, trusted_proxies
 from app.routes import melee, order_test, pages
 from app.routes.table_calculators import router as table_calculators
+from app.web import games as games_pages
 from app.web import sheet
 from app.web.security import HEADERS as SECURITY_HEADERS
 from app.web.security import CrossSiteWrites, SecurityHeaders
@@ -80,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rosters.router)
     app.include_router(games_api.router)
     app.include_router(sheet.router)
+    app.include_router(games_pages.router)
     app.include_router(order_test.router)
     app.include_router(melee.router)
     app.include_router(table_calculators)
