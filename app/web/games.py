@@ -36,6 +36,7 @@ from app.web.templating import site_address
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
 _ID = re.compile(ROSTER_ID)
 MAX_FIELDS = 20
+NOW_SHOWN = 20
 SHOWN_ENTRIES = 400  # the log drawn on the page, newest first; the API gives all of it
 
 
@@ -69,7 +70,9 @@ def _context(request: Request, game: games.StoredGame, key: str | None,
     state = game_json(game.setup, game.state())
     turn = state["turn"]
     return {"game": game, "state": state, "key": key, "notice": notice,
-            "now": [e for e in reversed(game.log) if e["turn"] == turn],
+            # This turn's rolls, tests and thresholds on top; each tap of +/− only in the log.
+            "now": [e for e in reversed(game.log)
+                    if e["turn"] == turn and e["kind"] not in ("casualty", "undo")][:NOW_SHOWN],
             "log": list(reversed(game.log))[:SHOWN_ENTRIES],
             "view_link": f"{base}/g/{game.id}",
             "play_link": f"{base}/g/{game.id}/play?key={quote(key)}" if key else None,

@@ -88,6 +88,7 @@ def test_a_chainmail_army_plays_five_turns_on_a_phone_and_the_opponent_watches(
         htmx_settled(page)
         expect(page.locator(".army-state")).to_have_text("Steady")
         assert_thumb_sized(page)
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(output_dir / "game-phone.png"))
         page.screenshot(path=str(output_dir / "game-phone-full.png"), full_page=True)
         # The spectator's page follows by itself (htmx every 4 s), no reload.
