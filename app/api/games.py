@@ -22,7 +22,7 @@ from app.api.health import UNAVAILABLE_ANSWER
 from app.api.rosters import _IF_MATCH, etag, expected_version, site
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
 from app.domain import limits
-from app.domain.base import Lang, pick
+from app.domain.base import Lang, pick, whole_in
 from app.domain.game import GameRefused
 from app.domain.game.summary import game_json
 from app.domain.game.tables import PEASANT_ENEMIES
@@ -37,41 +37,59 @@ GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the 
 _bearer = HTTPBearer(auto_error=False, description="the game's key", scheme_name="GameKey")
 
 
-class GameStart(BaseModel):
+class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
+
+UnitIndex = Annotated[whole_in(0, limits.MAX_UNITS - 1),
+                      Field(description="the unit's index in `units`")]
+
+
+class GameStart(_Body):
     roster_id: str = Field(pattern=ROSTER_ID, max_length=64,
                            description="the roster's public id (from its share or edit link)")
-    version: int | None = Field(default=None, ge=1, le=services.MAX_VERSION,
-                                description="the roster version to play; none: the current")
+    version: whole_in(1, services.MAX_VERSION) | None = Field(  # type: ignore[valid-type]
+        default=None, description="the roster version to play; none: the current one")
     weather: Literal["rolled", "clear", "cloudy", "rain", "off"] = Field(
         default="rolled", description="Chainmail: the starting weather, rolled (Table 20's "
                                       "d6) or chosen, or off: no weather")
 
 
-class CasualtyChange(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    unit: int = Field(ge=0, lt=limits.MAX_UNITS, description="the unit's index in `units`")
+class CasualtyChange(_Body):
+    unit: UnitIndex
     change: Literal[1, -1] = Field(description="1: a figure lost; -1: one given back")
 
 
-class TestAsked(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class PeasantMove(_Body):
+    unit: UnitIndex
+    test: Literal["move"] = Field(description="Table 17: peasants move on 7+ (2d6)")
 
-    unit: int = Field(ge=0, lt=limits.MAX_UNITS, description="the unit's index in `units`")
-    test: Literal["move", "attack", "defend", "order", "morale"] = Field(description=(
-        "Chainmail peasants (Table 17): move, attack, defend; Chainmail: morale; "
-        "Line and Square: order"))
-    enemy: Literal[tuple(PEASANT_ENEMIES)] | None = Field(  # type: ignore[valid-type]
-        default=None, description="Table 17's enemy, for attack and defend")
+
+class PeasantFight(_Body):
+    unit: UnitIndex
+    test: Literal["attack", "defend"] = Field(description="Table 17, by the enemy")
+    enemy: Literal[tuple(PEASANT_ENEMIES)]  # type: ignore[valid-type]
+
+
+class OrderAsked(_Body):
+    unit: UnitIndex
+    test: Literal["order"] = Field(description="Line and Square's order test")
     formation: FormationId | None = Field(  # type: ignore[valid-type]
-        default=None, description="order test: the unit's formation now (default: deployed)")
-    officer: bool = Field(default=False, description="order test: an officer within 12\"")
-    disorder: int = Field(default=0, ge=0, le=las.MAX_DISORDER,
-                          description="order test: disorder markers")
+        default=None, description="the unit's formation now (default: as deployed)")
+    officer: bool = Field(default=False, description="an officer within 12\"")
+    disorder: whole_in(0, las.MAX_DISORDER) = Field(  # type: ignore[valid-type]
+        default=0, description="disorder markers")
+
+
+class MoraleAsked(_Body):
+    unit: UnitIndex
+    test: Literal["morale"] = Field(description="Chainmail: 2d6 with the seed's bonuses")
     commander_lost: bool = Field(default=False,
-                                 description="morale: the commander was killed or captured")
+                                 description="the commander was killed or captured (−2)")
+
+
+TestAsked = Annotated[PeasantMove | PeasantFight | OrderAsked | MoraleAsked,
+                      Field(discriminator="test")]
 
 
 class GamePublic(BaseModel):
@@ -100,13 +118,15 @@ class GameCreated(GamePublic):
 _ETAG = {"ETag": {"description": 'The version, for If-Match: "v3"', "required": True,
                   "schema": {"type": "string"}}}
 _MISSING: dict[int | str, dict[str, Any]] = {
-    404: {"model": Failure, "description": "No game by this id"},
+    404: {"model": Failure, "description": "No game (or roster, version, unit) by this id"},
     422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"}}
 _CHANGE: dict[int | str, dict[str, Any]] = {
     200: {"headers": _ETAG}, **_MISSING, **UNAVAILABLE_ANSWER,
     401: {"model": Failure, "description": "No key (`Authorization: Bearer <edit_key>`)"},
     403: {"model": Failure, "description": "Not this game's key, or sent from another site"},
-    409: {"model": Failure, "description": "The game cannot take it now (nothing to undo)"},
+    409: {"model": Failure, "description": "This game refuses it (nothing to undo, a test "
+                                           "the unit does not take); the message names the "
+                                           "field"},
     412: {"model": Failure, "description": "The game changed since that version"},
     428: {"model": Failure, "description": "No If-Match header"}}
 _WITH_BODY: dict[int | str, dict[str, Any]] = {
@@ -195,9 +215,9 @@ def create_game(request: Request, session: SessionDep, response: Response,
             session, start.roster_id, start.version, start.weather,
             admit=lambda: ratelimit.admit_api(request, session, lang))
     except services.RevisionNotFound as error:
-        raise RequestValidationError([{"loc": ("body", "version"), "type": "value_error",
-                                       "msg": pick(lang, "the roster has no such version",
-                                                   "у армии нет такой версии")}]) from error
+        raise refusal(404, lang, f"version: roster {start.roster_id} has no version "
+                      f"{start.version}", f"version: у армии {start.roster_id} нет версии "
+                      f"{start.version}") from error
     except services.RosterDeleted as error:
         raise refusal(410, lang, f"roster {start.roster_id} was deleted",
                       f"армия {start.roster_id} удалена") from error
@@ -246,7 +266,9 @@ def apply(request: Request, session: Session, game_id: str, response: Response,
                  f"If-Match: игра уже в версии {now}, а не {version}; загрузите её заново"),
             version=now, etag=etag(now)))
     except GameRefused as refused:
-        text = refused_text(refused.code, lang)
+        text = f"{refused.field}: {refused_text(refused.code, lang)}"
+        if refused.code == "no_such_unit":
+            raise refusal(404, lang, text, text) from refused
         if refused.conflict:
             return JSONResponse(status_code=409, content=refusal_body(text))
         raise RequestValidationError([{"loc": ("body", refused.field), "type": "value_error",
@@ -269,8 +291,9 @@ def next_turn(request: Request, game_id: KeyedGameId, session: SessionDep, respo
 def roll_test(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
               asked: Annotated[TestAsked, Body()], lang: LangDep = "en") -> Any:
     """A test a unit makes when it comes up (Table 17, the order test, morale), logged."""
-    ask = asked.model_dump(exclude={"unit"})
-    return apply(request, session, game_id, response, games.roll_test(asked.unit, ask), lang)
+    ask = asked.model_dump(exclude={"unit"})  # type: ignore[attr-defined]
+    unit = asked.unit  # type: ignore[attr-defined]
+    return apply(request, session, game_id, response, games.roll_test(unit, ask), lang)
 
 
 @router.post("/{game_id}/casualties", response_model=GamePublic, responses=_WITH_BODY,

@@ -78,8 +78,10 @@ def test_casualties_cross_the_army_threshold_and_undo_takes_them_back(api: TestC
                                     "state": "steady"}
     assert undone["log"][:14] == now["log"]
     refused = send(api, game, "casualties", {"unit": 0, "change": -1})
-    assert refused.status_code == 422 and "change" in refused.json()["message"]
-    assert send(api, game, "casualties", {"unit": 9, "change": 1}).status_code == 422
+    assert refused.status_code == 409 and "change" in refused.json()["message"]
+    assert send(api, game, "casualties", {"unit": 9, "change": 1}).status_code == 404
+    bad = send(api, game, "casualties", {"unit": 0, "change": 2})
+    assert bad.status_code == 422 and "change" in bad.json()["message"]
 
 
 def test_line_and_square_points_lost_against_its_break_points(api: TestClient) -> None:
@@ -103,8 +105,10 @@ def test_peasants_test_on_table_17_and_a_knight_may_not(api: TestClient) -> None
     assert (entry["table"], entry["target"], entry["unit"]) == ("17", 9, 2)
     assert entry["result"] == ("pass" if sum(entry["dice"]) >= 9 else "fail")
     refused = send(api, game, "tests", {"unit": 0, "test": "move"})
-    assert refused.status_code == 422 and "unit" in refused.json()["message"]
-    assert send(api, game, "tests", {"unit": 2, "test": "attack"}).status_code == 422
+    assert refused.status_code == 409 and "unit" in refused.json()["message"]
+    no_enemy = send(api, game, "tests", {"unit": 2, "test": "attack"})
+    assert no_enemy.status_code == 422 and "enemy" in no_enemy.json()["message"]
+    assert send(api, game, "tests", {"unit": 2, "test": "order"}).status_code == 409
 
 
 def test_a_stale_version_a_missing_one_and_a_wrong_key_change_nothing(api: TestClient) -> None:
@@ -135,8 +139,8 @@ def test_a_deleted_roster_leaves_its_games_readable_and_starts_no_more(api: Test
 
 def test_bad_starts_name_the_field(api: TestClient) -> None:
     army = roster(api, chainmail_army())
-    assert "version" in api.post(GAMES, json={"roster_id": army["id"], "version": 7}).json()[
-        "message"]
+    missing = api.post(GAMES, json={"roster_id": army["id"], "version": 7})
+    assert missing.status_code == 404 and "version" in missing.json()["message"]
     assert "weather" in api.post(GAMES, json={"roster_id": army["id"], "weather": "snow"}).json()[
         "message"]
     assert api.post(GAMES, json={"roster_id": "nosuchroster"}).status_code == 404

@@ -23,8 +23,8 @@ MAX_ENTRIES = 20_000  # a game of many hundred turns; past it the log takes no m
 
 class GameRefused(ValueError):
     """A change the game cannot take: `field` names what is wrong (a request field, or
-    "game" for the game's own state); `conflict` when the input is fine but the game's
-    state refuses it (nothing to undo)."""
+    "game" for the game's own state); `conflict` when the input is well formed but this game
+    refuses it (nothing to undo, a test the unit does not take, a figure it has not lost)."""
 
     def __init__(self, field: str, code: str, conflict: bool = False) -> None:
         super().__init__(f"{field}: {code}")
@@ -127,7 +127,7 @@ def casualty(setup: dict[str, Any], game: GameState, index: int, change: int) ->
         raise GameRefused("change", "plus_or_minus_one")
     lost = game.units[index].lost + change
     if not 0 <= lost <= game.units[index].figures:
-        raise GameRefused("change", "none_left" if change > 0 else "none_lost")
+        raise GameRefused("change", "none_left" if change > 0 else "none_lost", conflict=True)
     before, entries = _states(game), []
     _append(game, entries, kind="casualty", unit=index, change=change, lost=lost)
     _thresholds(game, entries, before)
@@ -157,7 +157,7 @@ def _chance(p: Fraction) -> dict[str, int]:
 
 def _peasants(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[str, Any]:
     if not unit.get("peasants"):
-        raise GameRefused("unit", "not_peasants")
+        raise GameRefused("unit", "not_peasants", conflict=True)
     test, enemy = ask.get("test", "move"), ask.get("enemy")
     if test not in tables.PEASANT_TESTS:
         raise GameRefused("test", "unknown_test")
@@ -203,8 +203,10 @@ def roll_test(setup: dict[str, Any], game: GameState, index: int, ask: dict[str,
     test = ask.get("test")
     if setup["ruleset"] == "line_and_square":
         if test != "order":
-            raise GameRefused("test", "unknown_test")
+            raise GameRefused("test", "unknown_test", conflict=True)
         rolled = _order(unit, ask, roller)
+    elif test == "order":
+        raise GameRefused("test", "unknown_test", conflict=True)
     elif test == "morale":
         rolled = _morale(unit, ask, roller)
     else:
