@@ -76,7 +76,8 @@ def _context(request: Request, game: games.StoredGame, key: str | None,
             "log": list(reversed(game.log))[:SHOWN_ENTRIES],
             "view_link": f"{base}/g/{game.id}",
             "play_link": f"{base}/g/{game.id}/play?key={quote(key)}" if key else None,
-            "odds": _odds(game.setup), "enemies": list(PEASANT_ENEMIES), "formations": list(las.FORMATIONS),
+            "odds": _odds(game.setup), "enemies": list(PEASANT_ENEMIES),
+            "formations": list(las.FORMATIONS),
             "max_disorder": min(las.MAX_DISORDER, 6)}
 
 

@@ -47,7 +47,9 @@ def assert_thumb_sized(page) -> None:  # type: ignore[no-untyped-def]
     """Every button on the page is at least 44 px tall, and nothing scrolls sideways."""
     for box in [b.bounding_box() for b in page.locator("#game button:visible").all()]:
         assert box is not None and box["height"] >= 44, box
-    wide = page.evaluate("[...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > 391).map(e => e.tagName + '.' + e.className).slice(0, 12)")
+    wide = page.evaluate("[...document.querySelectorAll('*')]"
+                         ".filter(e => e.getBoundingClientRect().right > 391)"
+                         ".map(e => e.tagName + '.' + e.className).slice(0, 12)")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
 
 

@@ -16,8 +16,8 @@ roster, 403 for a key that is not its key, 409 for a lost race, and 410 for a ro
 earlier case deleted with its real key — each documented for its operation. A method an
 address does not take is answered 405 with every method it does take in `Allow`.
 
-A third of the cases are pointed at rosters (and games) that exist, some with their real edit key and,
-as a client does, the ETag it last read, so that reads, changes, deletions and copies answer
+A third of the cases are pointed at rosters (and games) that exist, some with their real key
+and, as a client does, the ETag it last read, so that reads, changes, deletions and copies answer
 with real documents and not only with 404.
 """
 
