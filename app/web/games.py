@@ -61,7 +61,12 @@ def _odds(setup: dict[str, Any]) -> dict[str, Any]:
                 for enemy, (a, d) in PEASANT_ENEMIES.items()}
     order = {i: _percent(OrderTest(u["discipline"], u["formation"], u["officer"], 0).chance)
              for i, u in enumerate(setup["units"]) if "discipline" in u}
-    return {"move": _percent(at_least(PEASANT_MOVE)), "peasants": peasants, "order": order}
+    # As deployed, without and with an officer in reach, by 0, 1 and 2 disorder markers.
+    order_table = {i: [[_percent(OrderTest(u["discipline"], u["formation"], officer, n).chance)
+                        for n in range(3)] for officer in (False, True)]
+                   for i, u in enumerate(setup["units"]) if "discipline" in u}
+    return {"move": _percent(at_least(PEASANT_MOVE)), "peasants": peasants, "order": order,
+            "order_table": order_table}
 
 
 def _context(request: Request, game: games.StoredGame, key: str | None,
