@@ -20,7 +20,6 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import games, ratelimit, services
-from app.api.games import refused_text
 from app.deps import ROSTER_ID
 from app.domain.game import GameRefused
 from app.domain.game.summary import game_json
@@ -30,6 +29,7 @@ from app.domain.line_and_square.order_test import OrderTest
 from app.routes.pages import CSRF_COOKIE, page
 from app.storage.db import open_session
 from app.web import i18n
+from app.web.problems import N_
 from app.web.security import csrf_ok
 from app.web.templating import site_address
 
@@ -38,6 +38,27 @@ _ID = re.compile(ROSTER_ID)
 MAX_FIELDS = 20
 NOW_SHOWN = 20
 SHOWN_ENTRIES = 400  # the log drawn on the page, newest first; the API gives all of it
+
+
+# What a refused change says on the page, by the domain's code (gettext'd when shown).
+_REFUSED = {
+    "no_such_unit": N_("The game has no such unit."),
+    "not_peasants": N_("Only peasants test on Table 17."),
+    "unknown_test": N_("This unit takes no such test here."),
+    "unknown_enemy": N_("Choose the enemy for an attack or a defence (Table 17)."),
+    "unknown_formation": N_("There is no such formation."),
+    "out_of_range": N_("A value of this form is out of range. Reload the page and try again."),
+    "plus_or_minus_one": N_("A value of this form is out of range. Reload the page and try again."),
+    "none_left": N_("The unit has no figures left to lose."),
+    "none_lost": N_("The unit has lost no figures to give back."),
+    "nothing_to_undo": N_("Nothing to undo: no casualty change is left to take back."),
+    "log_full": N_("The game's log is full."),
+    "last_turn": N_("The game is at its last turn."),
+}
+
+
+def _refused_text(code: str) -> str:
+    return i18n.gettext(_REFUSED.get(code, _REFUSED["out_of_range"]))
 
 
 def _refuse(request: Request, status: int, message: str) -> Response:
@@ -191,7 +212,7 @@ def _act(request: Request, game_id: str, form: FormData) -> Response:
                 "Nothing was done; press again if it still applies."), 409)
         except GameRefused as refused:
             return _draw(request, games.get_game(session, game_id), key,
-                         refused_text(refused.code, i18n.current_lang()), 422)
+                         _refused_text(refused.code), 422)
     if request.headers.get("hx-request") == "true":
         return _draw(request, changed, key)
     return RedirectResponse(f"/g/{game_id}/play?key={quote(key)}#game", status_code=303)

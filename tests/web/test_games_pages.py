@@ -68,7 +68,7 @@ def test_a_refused_change_names_what_is_wrong_on_the_page(client: TestClient) ->
     game_id, key, csrf = started(client)
     refused = post(client, game_id, key, csrf, version="1", action="test", unit="0",
                    test="move")
-    assert refused.status_code == 422 and "only peasants test on Table 17" in refused.text
+    assert refused.status_code == 422 and "Only peasants test on Table 17." in refused.text
     missing = client.get("/g/nosuchgame")
     assert missing.status_code == 404
 
