@@ -158,3 +158,34 @@ class CreationLog(SQLModel, table=True):
     # Whole milliseconds, not a float of seconds: the window's edges are then compared exactly,
     # in Python and in SQL alike, on both databases.
     created_ms: int = Field(sa_type=BigInteger, description="milliseconds since the epoch")
+
+
+class Game(SQLModel, table=True):
+    """A game played with one roster version (app/games.py): its setup, taken from that
+    version when the game began, and its counters; what happened is its entries' log. The
+    roster is named by plain values, not a foreign key: a game outlives its roster."""
+
+    id: str = Field(sa_type=String(PUBLIC_ID_LENGTH), primary_key=True)
+    edit_key_hash: str = Field(sa_type=String(HASH_LENGTH))
+    roster_id: str = Field(sa_type=String(PUBLIC_ID_LENGTH))
+    roster_version: int = Field(sa_type=Integer)
+    ruleset: str = Field(sa_type=String(32))
+    name: str = Field(sa_type=String(NAME_LENGTH))
+    setup: str = Field(sa_type=Text, description="the army at the start, as JSON text")
+    version: int = Field(sa_type=Integer, description="1 at the start, +1 per change")
+    entries: int = Field(sa_type=Integer, description="how many entries the log holds")
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))
+    updated_at: datetime = Field(sa_type=DateTime(timezone=True), index=True)
+
+
+class GameEntry(SQLModel, table=True):
+    """One entry of a game's log (a roll, a casualty, a turn …); only ever inserted."""
+
+    __tablename__ = "game_entry"
+
+    game_id: str = Field(
+        sa_column=Column(String(PUBLIC_ID_LENGTH), ForeignKey("game.id", ondelete="CASCADE"),
+                         primary_key=True))
+    seq: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))
+    entry: str = Field(sa_type=Text, description="the entry as JSON text")

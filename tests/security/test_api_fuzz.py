@@ -16,8 +16,8 @@ roster, 403 for a key that is not its key, 409 for a lost race, and 410 for a ro
 earlier case deleted with its real key — each documented for its operation. A method an
 address does not take is answered 405 with every method it does take in `Allow`.
 
-A third of the cases are pointed at rosters that exist, some with their real edit key and,
-as a client does, the ETag it last read, so that reads, changes, deletions and copies answer
+A third of the cases are pointed at rosters (and games) that exist, some with their real key
+and, as a client does, the ETag it last read, so that reads, changes, deletions and copies answer
 with real documents and not only with 404.
 """
 
@@ -75,6 +75,7 @@ class Fuzzed:
     session: ASGIClient
     client: TestClient
     known: list[Known]
+    games: list[Known]
 
 
 def _fuzzed(url: str) -> Iterator[Fuzzed]:
@@ -86,7 +87,12 @@ def _fuzzed(url: str) -> Iterator[Fuzzed]:
             created = client.post("/api/v1/rosters", json=document)
             assert created.status_code == 201, created.text
             known.append(Known(created.json()["id"], created.json()["edit_key"]))
-        yield Fuzzed(app, ASGIClient(app), client, known)
+        games = []
+        for roster in known[:2]:  # a game of the Chainmail and of the Line and Square roster
+            started = client.post("/api/v1/games", json={"roster_id": roster.id})
+            assert started.status_code == 201, started.text
+            games.append(Known(started.json()["id"], started.json()["edit_key"]))
+        yield Fuzzed(app, ASGIClient(app), client, known, games)
 
 
 @pytest.fixture(scope="module")
@@ -113,17 +119,20 @@ def _fuzz(case: schemathesis.Case, api: Fuzzed) -> None:
     """Send the case; a third of those naming a roster are pointed at an existing one (half of
     these with its real key and, as a client does, the ETag it last read), chosen from the
     generated id so that a case replays the same. A path made to break the schema is left."""
-    generated = case.path_parameters.get("roster_id")
+    name = "game_id" if "game_id" in case.path_parameters else "roster_id"
+    generated = case.path_parameters.get(name)
     path = case.meta.components.get(ParameterLocation.PATH) if case.meta else None
     if generated is not None and (path is None or path.mode == GenerationMode.POSITIVE):
         spin = zlib.crc32(repr(generated).encode())
         if spin % 3 == 0:
-            target = api.known[spin // 3 % len(api.known)]
-            case.path_parameters["roster_id"] = target.id
+            known = api.games if name == "game_id" else api.known
+            target = known[spin // 3 % len(known)]
+            case.path_parameters[name] = target.id
             if spin % 2 and case.headers is not None and "Authorization" in case.headers:
                 case.headers["Authorization"] = f"Bearer {target.key}"
                 if "If-Match" in case.headers:
-                    current = api.client.get(f"/api/v1/rosters/{target.id}")
+                    what = "games" if name == "game_id" else "rosters"
+                    current = api.client.get(f"/api/v1/{what}/{target.id}")
                     if "etag" in current.headers:  # not once an earlier case deleted it
                         case.headers["If-Match"] = current.headers["etag"]
     case.call_and_validate(session=api.session, base_url=BASE_URL, checks=CHECKS)

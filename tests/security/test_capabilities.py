@@ -38,6 +38,12 @@ KEYED = {("PUT", "/api/v1/rosters/{roster_id}"), ("DELETE", "/api/v1/rosters/{ro
 # (device cookie, given for the edit link) and echo its CSRF cookie.
 GRANTED = {("POST", "/r/{roster_id}/edit"), ("POST", "/r/{roster_id}/link"),
            ("POST", "/r/{roster_id}/delete"), ("POST", "/r/{roster_id}/restore")}
+# Changes a game: the API asks for the game's key (Authorization: Bearer), the play page's
+# form for it in a field, beside the CSRF field and a same-site origin
+# (tests/security/test_game_capabilities.py).
+GAME_KEYED = {("POST", f"/api/v1/games/{{game_id}}/{what}")
+              for what in ("turns", "tests", "casualties", "undo")}
+GAME_FORM = {("POST", "/g/{game_id}/play")}
 # Open to anyone by design, and why. None of them changes what exists; the page forms among
 # them still need the CSRF field and a same-site origin, and the API refuses other sites.
 OPEN = {
@@ -57,6 +63,9 @@ OPEN = {
     ("POST", "/rosters/new"): "the home page's form for a new roster",
     ("POST", "/rosters/import"): "the home page's upload of an exported file",
     ("POST", "/r/{roster_id}/copy"): "the share view's 'copy to my rosters'",
+    ("POST", "/api/v1/games"):
+        "starts a game (a new id and key) of a roster anyone with its id may read",
+    ("POST", "/g/new"): "the roster pages' 'Start a game', as the API's start",
 }
 
 
@@ -134,6 +143,7 @@ def api_request(world: World, method: str, path: str) -> Send:
         "/api/v1/rulesets/formation_density/shooting": {
             "hits": 3, "shooter_density": 4, "target": {"density": 3}},
         "/api/v1/rosters/{roster_id}": army("Изменённая") if method == "PUT" else None,
+        "/api/v1/games": {"roster_id": world.first["id"]},
     }.get(path)
     base = {"If-Match": '"v1"'} if method == "PUT" else {}
 
@@ -153,6 +163,8 @@ def page_request(world: World, browser: TestClient, path: str, with_csrf: bool =
     elif path == "/rosters/import":
         exported = world.client.get(f"/api/v1/rosters/{world.first['id']}/export.json").content
         files = {"file": ("army.json", exported, "application/json")}
+    elif path == "/g/new":
+        fields |= {"roster_id": world.first["id"], "version": "1"}
     elif path == "/r/{roster_id}/edit":
         fields |= {"version": "1", "op": "add_unit", "preset": "knights"}
 
@@ -164,7 +176,7 @@ def page_request(world: World, browser: TestClient, path: str, with_csrf: bool =
 
 
 def test_every_route_that_changes_data_is_protected_or_listed_with_a_reason() -> None:
-    known = KEYED | GRANTED | set(OPEN)
+    known = KEYED | GRANTED | GAME_KEYED | GAME_FORM | set(OPEN)
     unknown = [route for route in ROUTES if route not in known]
     assert not unknown, (f"{unknown}: protect these routes (edit key or edit grant) and add "
                          "them to KEYED or GRANTED, or list them in OPEN with the reason")

@@ -38,10 +38,10 @@ def check_headers(response: httpx.Response) -> None:
     assert response.headers.get("x-frame-options") == "DENY", where
 
 
-def sample_path(path: str, roster_id: str) -> str:
+def sample_path(path: str, roster_id: str, game_id: str | None = None) -> str:
     """A path with real values for its parameters; a new parameter needs a value here."""
     values = {"{roster_id}": roster_id, "{ruleset_id}": "chainmail", "{version}": "1",
-              "{lang}": "ru"}
+              "{lang}": "ru", "{game_id}": game_id or roster_id}
     for name, value in values.items():
         path = path.replace(name, value)
     assert "{" not in path, f"give the parameter of {path} a sample value in sample_path()"
@@ -59,10 +59,11 @@ def owned(client: TestClient) -> Iterator[tuple[TestClient, dict[str, str]]]:
 def test_every_get_route_answers_with_the_security_headers(
         owned: tuple[TestClient, dict[str, str]]) -> None:
     client, roster = owned
+    game = client.post("/api/v1/games", json={"roster_id": roster["id"]}).json()
     checked = 0
     for route in routes_of(client.app):
         if "GET" in (route.methods or ()):
-            response = client.get(sample_path(route.path, roster["id"]),
+            response = client.get(sample_path(route.path, roster["id"], game["id"]),
                                   follow_redirects=False)
             assert response.status_code < 500
             check_headers(response)
@@ -127,7 +128,8 @@ def test_every_route_that_takes_a_body_refuses_one_over_the_limit_and_stores_not
         app_with: AppFactory, method: str, path: str) -> None:
     with app_with(max_body_bytes=4096) as client:
         created = client.post("/api/v1/rosters", json=army()).json()
-        url = sample_path(path, created["id"])
+        game = client.post("/api/v1/games", json={"roster_id": created["id"]}).json()
+        url = sample_path(path, created["id"], game["id"])
         before = stored_rosters(client), client.get(f"/api/v1/rosters/{created['id']}").json()
         big = b'{"name": "' + b"x" * 5000 + b'"}'
 

@@ -1,0 +1,306 @@
+"""JSON API for games (the game-day companion): start one from a roster version, read it,
+and change it — a turn, a test, a casualty, an undo.
+
+As with rosters, the public id reads a game and its key (`Authorization: Bearer <key>`)
+changes it; a change names the version it was made against (`If-Match: "v3"`) and a stale
+one is answered 412 with the current version. The key is never in a read.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Path, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from app.api.health import UNAVAILABLE_ANSWER
+from app.api.rosters import _IF_MATCH, etag, expected_version, site
+from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
+from app.domain import limits
+from app.domain.base import Lang, whole_in
+from app.domain.game import GameRefused
+from app.domain.game.summary import game_json
+from app.domain.game.tables import PEASANT_ENEMIES
+from app.domain.line_and_square import catalogue as las
+from app.domain.line_and_square.roster import FormationId
+from app.domain.text import N_, tr
+from app.errors import refusal_body
+from app.http.cross_site import CROSS_SITE_ANSWER
+from app.schemas import Failure, ValidationFailure
+from app.services import creation_limit, games
+from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
+from app.services.records import MAX_VERSION
+
+router = APIRouter(prefix="/api/v1/games", tags=["games"])
+GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]
+_bearer = HTTPBearer(auto_error=False, description="the game's key", scheme_name="GameKey")
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+UnitIndex = Annotated[whole_in(0, limits.MAX_UNITS - 1),
+                      Field(description="the unit's index in `units`")]
+
+
+class GameStart(_Body):
+    roster_id: str = Field(pattern=ROSTER_ID, max_length=64,
+                           description="the roster's public id (from its share or edit link)")
+    version: whole_in(1, MAX_VERSION) | None = Field(  # type: ignore[valid-type]
+        default=None, description="the roster version to play; none: the current one")
+    weather: Literal["rolled", "clear", "cloudy", "rain", "off"] = Field(
+        default="rolled", description="Chainmail: the starting weather, rolled (Table 20's "
+                                      "d6) or chosen, or off: no weather")
+
+
+class CasualtyChange(_Body):
+    unit: UnitIndex
+    change: Literal[1, -1] = Field(description="1: a figure lost; -1: one given back")
+
+
+class PeasantMove(_Body):
+    unit: UnitIndex
+    test: Literal["move"] = Field(description="Table 17: peasants move on 7+ (2d6)")
+
+
+class PeasantFight(_Body):
+    unit: UnitIndex
+    test: Literal["attack", "defend"] = Field(description="Table 17, by the enemy")
+    enemy: Literal[tuple(PEASANT_ENEMIES)]  # type: ignore[valid-type]
+
+
+class OrderAsked(_Body):
+    unit: UnitIndex
+    test: Literal["order"] = Field(description="Line and Square's order test")
+    formation: FormationId | None = Field(  # type: ignore[valid-type]
+        default=None, description="the unit's formation now (default: as deployed)")
+    officer: bool = Field(default=False, description="an officer within 12\"")
+    disorder: whole_in(0, las.MAX_DISORDER) = Field(  # type: ignore[valid-type]
+        default=0, description="disorder markers")
+
+
+class MoraleAsked(_Body):
+    unit: UnitIndex
+    test: Literal["morale"] = Field(description="Chainmail: 2d6 with the seed's bonuses")
+    commander_lost: bool = Field(default=False,
+                                 description="the commander was killed or captured (−2)")
+
+
+TestAsked = Annotated[PeasantMove | PeasantFight | OrderAsked | MoraleAsked,
+                      Field(discriminator="test")]
+
+
+class GamePublic(BaseModel):
+    id: str
+    roster_id: str
+    roster_version: int
+    ruleset: str
+    name: str
+    version: int = Field(description="1 at the start, +1 per change; the ETag is \"v<version>\"")
+    view_url: str = Field(description="read-only link for the opponent and spectators")
+    turn: int = Field(description="0 before the first turn")
+    weather: dict[str, Any] | None = Field(description="Chainmail's Table 20 weather, if played")
+    units: list[dict[str, Any]] = Field(description="each unit as it began, and as it stands")
+    thresholds: dict[str, Any] = Field(description="the army's morale thresholds and state")
+    can_undo: bool
+    log: list[dict[str, Any]] = Field(description="every entry, oldest first; only grows")
+    created_at: Any
+    updated_at: Any
+
+
+class GameCreated(GamePublic):
+    edit_key: str = Field(description="shown only now: send it as `Authorization: Bearer <key>`")
+    edit_url: str = Field(description="the secret link to play the game")
+
+
+_ETAG = {"ETag": {"description": 'The version, for If-Match: "v3"', "required": True,
+                  "schema": {"type": "string"}}}
+_MISSING: dict[int | str, dict[str, Any]] = {
+    404: {"model": Failure, "description": "No game (or roster, version, unit) by this id"},
+    422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"}}
+_CHANGE: dict[int | str, dict[str, Any]] = {
+    200: {"headers": _ETAG}, **_MISSING, **UNAVAILABLE_ANSWER,
+    401: {"model": Failure, "description": "No key (`Authorization: Bearer <edit_key>`)"},
+    403: {"model": Failure, "description": "Not this game's key, or sent from another site"},
+    409: {"model": Failure, "description": "This game refuses it (nothing to undo, a test "
+                                           "the unit does not take); the message names the "
+                                           "field"},
+    412: {"model": Failure, "description": "The game changed since that version"},
+    428: {"model": Failure, "description": "No If-Match header"}}
+_WITH_BODY: dict[int | str, dict[str, Any]] = {
+    **_CHANGE, **NOT_JSON_ANSWER,
+    413: {"model": Failure, "description": "Body over the size limit"}}
+
+_REFUSED = {
+    "no_such_unit": N_("the game has no unit by this index"),
+    "not_peasants": N_("only peasants test on Table 17"),
+    "unknown_test": N_("this rule system has no such test"),
+    "unknown_enemy": N_("attack and defence name the enemy (Table 17)"),
+    "unknown_formation": N_("no such formation"),
+    "out_of_range": N_("out of range"),
+    "plus_or_minus_one": N_("1 or -1"),
+    "none_left": N_("the unit has no figures left to lose"),
+    "none_lost": N_("the unit has lost no figures to give back"),
+    "nothing_to_undo": N_("nothing to undo: no casualty change is left to take back"),
+    "log_full": N_("the game's log is full"),
+    "last_turn": N_("the game is at its last turn"),
+}
+
+
+def refused_text(code: str, lang: Lang) -> str:
+    return tr(lang, _REFUSED[code]) if code in _REFUSED else code
+
+
+def game_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+             lang: LangDep = "en") -> str:
+    if credentials is None or not credentials.credentials:
+        raise refusal(401, tr(lang, "Authorization: send the game's key as `Bearer <edit_key>`"),
+                      headers={"WWW-Authenticate": 'Bearer realm="muster"'})
+    return credentials.credentials
+
+
+def _not_found(lang: Lang, game_id: str) -> Exception:
+    return refusal(404, tr(lang, "no game %(game_id)s", game_id=game_id))
+
+
+def keyed_game(game_id: GameId, session: SessionDep, key: Annotated[str, Depends(game_key)],
+               lang: LangDep = "en") -> str:
+    """The game id from the path, once the request has shown that game's key."""
+    try:
+        games.check_key(session, game_id, key)
+    except games.GameNotFound as error:
+        raise _not_found(lang, game_id) from error
+    except KeyRejected as error:
+        raise refusal(403, tr(lang, "Authorization: this is not the game's key")) from error
+    return game_id
+
+
+KeyedGameId = Annotated[str, Depends(keyed_game)]
+
+
+def view_url(game_id: str, base: str = "") -> str:
+    return f"{base}/g/{game_id}"
+
+
+def edit_url(game_id: str, key: str, base: str = "") -> str:
+    return f"{base}/g/{game_id}/play?key={key}"
+
+
+def public(game: games.StoredGame, base: str = "") -> dict[str, Any]:
+    return {"id": game.id, "roster_id": game.roster_id, "roster_version": game.roster_version,
+            "ruleset": game.ruleset, "name": game.name, "version": game.version,
+            "view_url": view_url(game.id, base), **game_json(game.setup, game.state()),
+            "log": game.log, "created_at": game.created_at, "updated_at": game.updated_at}
+
+
+@router.post("", status_code=201, response_model=GameCreated, dependencies=[Depends(json_body)],
+             responses={201: {"headers": _ETAG}, **_MISSING, **NOT_JSON_ANSWER,
+                        **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER,
+                        410: {"model": Failure, "description": "The roster was deleted"}})
+def create_game(request: Request, session: SessionDep, response: Response,
+                start: Annotated[GameStart, Body()], lang: LangDep = "en") -> dict[str, Any]:
+    """Start a game of a roster version anyone with its link can read. The answer holds the
+    game's key, once: keep `edit_url` to play, share `view_url` with the opponent."""
+    try:
+        created, key = games.create_game(
+            session, start.roster_id, start.version, start.weather,
+            admit=lambda: creation_limit.admit_api(request, session, lang))
+    except RevisionNotFound as error:
+        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
+                                 roster_id=start.roster_id, version=start.version)) from error
+    except RosterDeleted as error:
+        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
+                              roster_id=start.roster_id)) from error
+    except RosterNotFound as error:
+        raise refusal(404, tr(lang, "no roster %(roster_id)s",
+                              roster_id=start.roster_id)) from error
+    except games.NotPlayable as error:
+        raise RequestValidationError([{"loc": ("body", "roster_id"), "type": "value_error",
+                                       "msg": tr(lang, "no game companion for this rule "
+                                                 "system yet")}]) from error
+    response.headers["ETag"] = etag(created.version)
+    response.headers["Location"] = f"{router.prefix}/{created.id}"
+    response.headers["Cache-Control"] = "no-store"
+    base = site(request)
+    return {**public(created, base), "edit_key": key, "edit_url": edit_url(created.id, key, base)}
+
+
+@router.get("/{game_id}", response_model=GamePublic,
+            responses={200: {"headers": _ETAG}, **_MISSING, **UNAVAILABLE_ANSWER})
+def read_game(request: Request, game_id: GameId, session: SessionDep, response: Response,
+              lang: LangDep = "en") -> dict[str, Any]:
+    """The game: its state, its units, its thresholds and the whole log (never the key)."""
+    try:
+        game = games.get_game(session, game_id)
+    except games.GameNotFound as error:
+        raise _not_found(lang, game_id) from error
+    response.headers["ETag"] = etag(game.version)
+    response.headers["Cache-Control"] = "no-cache"
+    return public(game, site(request))
+
+
+def apply(request: Request, session: Session, game_id: str, response: Response,
+          change: games.Change, lang: Lang) -> Any:
+    """One change at the version If-Match names: 412 when stale, 409 or 422 when refused."""
+    version = expected_version(request.headers.get("if-match"), lang)
+    try:
+        game = games.change(session, game_id, version, change)
+    except games.GameNotFound as error:
+        raise _not_found(lang, game_id) from error
+    except games.GameConflict as conflict:
+        now = conflict.current.version
+        return JSONResponse(status_code=412, headers={"ETag": etag(now)}, content=refusal_body(
+            tr(lang, "If-Match: the game is at version %(now)s, not %(version)s; reload it",
+               now=now, version=version),
+            version=now, etag=etag(now)))
+    except GameRefused as refused:
+        text = f"{refused.field}: {refused_text(refused.code, lang)}"
+        if refused.code == "no_such_unit":
+            raise refusal(404, text) from refused
+        if refused.conflict:
+            return JSONResponse(status_code=409, content=refusal_body(text))
+        raise RequestValidationError([{"loc": ("body", refused.field), "type": "value_error",
+                                       "msg": text}]) from refused
+    response.headers["ETag"] = etag(game.version)
+    return public(game, site(request))
+
+
+@router.post("/{game_id}/turns", response_model=GamePublic, responses=_CHANGE,
+             openapi_extra=_IF_MATCH)
+def next_turn(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+              lang: LangDep = "en") -> Any:
+    """Next turn: the counter advances and the server rolls what the rules roll now —
+    Table 16 for every mercenary unit, Table 20 on every even turn — each roll logged."""
+    return apply(request, session, game_id, response, games.next_turn(), lang)
+
+
+@router.post("/{game_id}/tests", response_model=GamePublic, responses=_WITH_BODY,
+             dependencies=[Depends(json_body)], openapi_extra=_IF_MATCH)
+def roll_test(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+              asked: Annotated[TestAsked, Body()], lang: LangDep = "en") -> Any:
+    """A test a unit makes when it comes up (Table 17, the order test, morale), logged."""
+    ask = asked.model_dump(exclude={"unit"})  # type: ignore[attr-defined]
+    unit = asked.unit  # type: ignore[attr-defined]
+    return apply(request, session, game_id, response, games.roll_test(unit, ask), lang)
+
+
+@router.post("/{game_id}/casualties", response_model=GamePublic, responses=_WITH_BODY,
+             dependencies=[Depends(json_body)], openapi_extra=_IF_MATCH)
+def casualty(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+             change: Annotated[CasualtyChange, Body()], lang: LangDep = "en") -> Any:
+    """A figure lost or given back; a threshold it crosses is logged with it."""
+    return apply(request, session, game_id, response,
+                 games.casualty(change.unit, change.change), lang)
+
+
+@router.post("/{game_id}/undo", response_model=GamePublic, responses=_CHANGE,
+             openapi_extra=_IF_MATCH)
+def undo(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+         lang: LangDep = "en") -> Any:
+    """Take back the last casualty change (as a new log entry; rolls stay rolled)."""
+    return apply(request, session, game_id, response, games.undo(), lang)

@@ -1,0 +1,216 @@
+"""A game's changes: each returns the log's new entries and advances the state with them.
+
+Every entry carries its place in the log (`seq`, from 1), the turn it happened in and its
+`kind`; rolls also their table, dice and result code (and the unit's index, when a unit
+rolled). The state passed in is advanced by the entries, so it stays the state after them.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from app.domain.chainmail import weather as table20
+from app.domain.game import tables
+from app.domain.game.dice import Roller, d6
+from app.domain.game.state import Entry, GameState, apply, replay
+from app.domain.line_and_square import catalogue as las
+from app.domain.line_and_square.order_test import OrderTest, passes
+
+MAX_TURN = 999
+MAX_ENTRIES = 20_000  # a game of many hundred turns; past it the log takes no more
+
+
+class GameRefused(ValueError):
+    """A change the game cannot take: `field` names what is wrong (a request field, or
+    "game" for the game's own state); `conflict` when the input is well formed but this game
+    refuses it (nothing to undo, a test the unit does not take, a figure it has not lost)."""
+
+    def __init__(self, field: str, code: str, conflict: bool = False) -> None:
+        super().__init__(f"{field}: {code}")
+        self.field, self.code, self.conflict = field, code, conflict
+
+
+def _append(game: GameState, entries: list[Entry], **entry: Any) -> None:
+    if game.entries >= MAX_ENTRIES:
+        raise GameRefused("game", "log_full", conflict=True)
+    game.entries += 1
+    full = {"seq": game.entries, "turn": game.turn, **entry}
+    entries.append(full)
+    apply(game, full)
+
+
+def start(setup: dict[str, Any], roller: Roller) -> list[Entry]:
+    """The game's first entry: its starting weather, rolled ("1–3 ясно, 4–5 облачно, 6
+    дождь") or chosen; none when the game plays without weather."""
+    game, entries = replay(setup, []), []
+    choice = setup.get("weather", "off")
+    if choice == "rolled":
+        die = d6(roller)
+        _append(game, entries, kind="roll", table="20", dice=[die], column=None,
+                result="start", weather=table20.starting_weather(die))
+    elif choice != "off":
+        _append(game, entries, kind="roll", table="20", dice=[], column=None,
+                result="chosen", weather=choice)
+    return entries
+
+
+def _mercenary(game: GameState, entries: list[Entry], index: int, roller: Roller) -> None:
+    unit = game.units[index]
+    if unit.left == 0 or unit.mercenary in tables.MERCENARY_LOST:
+        return  # gone from the table, or fighting for the enemy: nothing to roll
+    if game.turn <= unit.obey_until:
+        _append(game, entries, kind="roll", table="16", unit=index, dice=[],
+                result="obey_remembered", obey_until=unit.obey_until)
+        return
+    dice = [d6(roller)]
+    if dice[0] == 6:
+        dice.append(d6(roller))
+    result = tables.mercenary(dice[0], dice[1] if len(dice) > 1 else None)
+    extra = {"obey_until": game.turn + tables.OBEY_TURNS - 1} if result == "obey_3" else {}
+    _append(game, entries, kind="roll", table="16", unit=index, dice=dice, result=result,
+            **extra)
+
+
+def _weather(game: GameState, entries: list[Entry], roller: Roller) -> None:
+    weather = game.weather
+    if weather.column is None:
+        return
+    rolled = table20.roll(weather.column, lambda: d6(roller))  # type: ignore[arg-type]
+    assert rolled.row is not None
+    downpour = rolled.row.event == "downpour"
+    _append(game, entries, kind="roll", table="20", dice=[rolled.die], column=weather.column,
+            result=rolled.row.result, event=rolled.row.event, weather=rolled.weather,
+            mud=weather.mud or (downpour and weather.last_downpour))
+
+
+def next_turn(setup: dict[str, Any], game: GameState, roller: Roller) -> list[Entry]:
+    """Advance to the next turn and roll what the seed rolls before it: Table 16 for every
+    mercenary unit ("перед каждым ходом"), in the army's order, then on every even turn
+    Table 20 ("проверка изменений погоды происходит каждый чётный ход")."""
+    if game.turn >= MAX_TURN:
+        raise GameRefused("game", "last_turn", conflict=True)
+    entries: list[Entry] = []
+    _append(game, entries, kind="turn", turn=game.turn + 1)
+    for index, unit in enumerate(setup["units"]):
+        if unit.get("mercenary"):
+            _mercenary(game, entries, index, roller)
+    if game.turn % 2 == 0:
+        _weather(game, entries, roller)
+    return entries
+
+
+def _unit(setup: dict[str, Any], index: int) -> dict[str, Any]:
+    if not 0 <= index < len(setup["units"]):
+        raise GameRefused("unit", "no_such_unit")
+    return setup["units"][index]  # type: ignore[no-any-return]
+
+
+def _thresholds(game: GameState, entries: list[Entry], before: tuple[str, list[str]]) -> None:
+    """Log each unit and the army whose state the change moved, as it stands now."""
+    army, units = before
+    for unit, was in zip(game.units, units, strict=True):
+        if unit.state != was:
+            _append(game, entries, kind="threshold", unit=unit.index, result=unit.state)
+    if game.army_state != army:
+        _append(game, entries, kind="threshold", unit=None, result=game.army_state)
+
+
+def _states(game: GameState) -> tuple[str, list[str]]:
+    return game.army_state, [u.state for u in game.units]
+
+
+def casualty(setup: dict[str, Any], game: GameState, index: int, change: int) -> list[Entry]:
+    """One figure lost (+1) or given back (−1), and any threshold it crosses."""
+    _unit(setup, index)
+    if change not in (1, -1):
+        raise GameRefused("change", "plus_or_minus_one")
+    lost = game.units[index].lost + change
+    if not 0 <= lost <= game.units[index].figures:
+        raise GameRefused("change", "none_left" if change > 0 else "none_lost", conflict=True)
+    before, entries = _states(game), []
+    _append(game, entries, kind="casualty", unit=index, change=change, lost=lost)
+    _thresholds(game, entries, before)
+    return entries
+
+
+def undo(game: GameState, log: list[Entry]) -> list[Entry]:
+    """Take back the last casualty change not yet taken back, as a new entry (the log is
+    never rewritten). Rolls are not undone: dice once thrown stay thrown."""
+    if not game.undoable:
+        raise GameRefused("game", "nothing_to_undo", conflict=True)
+    undone = log[game.undoable[-1] - 1]
+    before, entries = _states(game), []
+    _append(game, entries, kind="undo", unit=undone["unit"], change=-undone["change"],
+            lost=undone["lost"] - undone["change"], of=undone["seq"])
+    _thresholds(game, entries, before)
+    return entries
+
+
+def _two(roller: Roller) -> list[int]:
+    return [d6(roller), d6(roller)]
+
+
+def _chance(p: Fraction) -> dict[str, int]:
+    return {"numerator": p.numerator, "denominator": p.denominator}
+
+
+def _peasants(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[str, Any]:
+    if not unit.get("peasants"):
+        raise GameRefused("unit", "not_peasants", conflict=True)
+    test, enemy = ask.get("test", "move"), ask.get("enemy")
+    if test not in tables.PEASANT_TESTS:
+        raise GameRefused("test", "unknown_test")
+    if test != "move" and enemy not in tables.PEASANT_ENEMIES:
+        raise GameRefused("enemy", "unknown_enemy")
+    target, dice = tables.peasant_target(test, enemy), _two(roller)
+    return {"table": "17", "test": test, "enemy": enemy if test != "move" else None,
+            "dice": dice, "target": target, "chance": _chance(tables.at_least(target)),
+            "result": "pass" if sum(dice) >= target else "fail"}
+
+
+def _order(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[str, Any]:
+    formation = ask.get("formation") or unit["formation"]
+    disorder = ask.get("disorder", 0)
+    if formation not in las.FORMATIONS:
+        raise GameRefused("formation", "unknown_formation")
+    if not isinstance(disorder, int) or not 0 <= disorder <= las.MAX_DISORDER:
+        raise GameRefused("disorder", "out_of_range")
+    test = OrderTest(unit["discipline"], formation, bool(ask.get("officer")), disorder)
+    dice = _two(roller)
+    return {"table": "order", "test": "order", "dice": dice, "formation": formation,
+            "officer": test.officer_in_reach, "disorder": disorder, "modifier": test.modifier,
+            "target": las.ORDER_TEST_TARGET, "chance": _chance(test.chance),
+            "result": "pass" if passes(dice[0], dice[1], test.modifier) else "fail"}
+
+
+def _morale(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[str, Any]:
+    # The seed gives the bonuses but no number to reach (its "standard morale tables" are
+    # not in it): the total is logged beside the unit's Table 19 rating, where it has one.
+    modifier = sum(1 for flag in ("flemish", "religious_order") if flag in unit["flags"])
+    modifier -= 2 if ask.get("commander_lost") else 0
+    dice = _two(roller)
+    return {"table": "morale", "test": "morale", "dice": dice, "modifier": modifier,
+            "total": sum(dice) + modifier, "rating": unit.get("rating"), "result": "rolled"}
+
+
+def roll_test(setup: dict[str, Any], game: GameState, index: int, ask: dict[str, Any],
+              roller: Roller) -> list[Entry]:
+    """A test the player asks for when it comes up: `ask["test"]` is "move", "attack" or
+    "defend" (Table 17, peasants; "enemy" for the last two), "order" (Line and Square:
+    "formation", "officer", "disorder") or "morale" (Chainmail: "commander_lost")."""
+    unit = _unit(setup, index)
+    test = ask.get("test")
+    if setup["ruleset"] == "line_and_square":
+        if test != "order":
+            raise GameRefused("test", "unknown_test", conflict=True)
+        rolled = _order(unit, ask, roller)
+    elif test == "order":
+        raise GameRefused("test", "unknown_test", conflict=True)
+    elif test == "morale":
+        rolled = _morale(unit, ask, roller)
+    else:
+        rolled = _peasants(unit, ask, roller)
+    entries: list[Entry] = []
+    _append(game, entries, kind="test", unit=index, **rolled)
+    return entries

@@ -1,0 +1,141 @@
+"""A game's state, replayed from its setup and its log.
+
+Nothing but the log is stored about what happened: the turn, the weather, each mercenary
+unit's standing, the casualties and the army's thresholds are all worked out here again, so
+the log is the one record and cannot disagree with what the page shows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from app.domain.game.tables import MERCENARY_LOST
+from app.domain.line_and_square.break_points import BreakPoints, break_points
+
+Entry = dict[str, Any]
+
+
+@dataclass
+class UnitState:
+    index: int
+    figures: int
+    lost: int = 0
+    points: Fraction | None = None  # Line and Square: the unit's points
+    mercenary: str | None = None  # Chainmail mercenaries: Table 16's last result
+    obey_until: int = 0  # the last turn of "obey for the next 3 turns"
+
+    @property
+    def left(self) -> int:
+        return self.figures - self.lost
+
+    @property
+    def state(self) -> str:
+        if self.left == 0:
+            return "destroyed"
+        if self.mercenary in MERCENARY_LOST:
+            return self.mercenary
+        return "steady"
+
+    @property
+    def strength(self) -> Fraction:
+        """Line and Square: the points the unit still counts for, in proportion to its
+        figures left (the seed's "сила отряда по очкам")."""
+        return (self.points or Fraction(0)) * self.left / self.figures
+
+
+@dataclass
+class Weather:
+    column: str | None = None  # None: the game plays without weather
+    last_downpour: bool = False
+    mud: bool = False
+    event: str | None = None  # the last check's event: heat_wave, drizzle, downpour
+
+
+@dataclass
+class GameState:
+    ruleset: str
+    turn: int = 0
+    units: list[UnitState] = field(default_factory=list)
+    weather: Weather = field(default_factory=Weather)
+    undoable: list[int] = field(default_factory=list)  # casualty entries' seq, last on top
+    entries: int = 0
+
+    @property
+    def figures(self) -> int:
+        return sum(u.figures for u in self.units)
+
+    @property
+    def lost(self) -> int:
+        return sum(u.lost for u in self.units)
+
+    @property
+    def morale_at(self) -> int:
+        """Chainmail: the losses at which the army tests morale, a third of its figures
+        ("если уничтожено 33.3% всей армии"), rounded up."""
+        return math.ceil(self.figures / 3)
+
+    @property
+    def breaks(self) -> BreakPoints:
+        return break_points(sum((u.points or Fraction(0) for u in self.units), Fraction(0)))
+
+    @property
+    def strength(self) -> Fraction:
+        return sum((u.strength for u in self.units), Fraction(0))
+
+    @property
+    def army_state(self) -> str:
+        """Chainmail: "steady" or "morale_check"; Line and Square: BreakPoints.state."""
+        if self.ruleset == "line_and_square":
+            return self.breaks.state(self.strength) if self.units else "steady"
+        return "morale_check" if self.figures and self.lost >= self.morale_at else "steady"
+
+    def thresholds(self) -> dict[str, Any]:
+        if self.ruleset == "line_and_square":
+            b = self.breaks
+            return {"starting_points": number(b.starting), "strength": number(self.strength),
+                    "points_lost": number(b.starting - self.strength),
+                    "morale_below": b.morale_below, "flight_below": b.flight_below,
+                    "state": self.army_state}
+        return {"figures": self.figures, "lost": self.lost, "morale_at": self.morale_at,
+                "state": self.army_state}
+
+
+def number(value: Fraction) -> int | float:
+    # Points are halves, and a unit's strength a fraction of them: shown to 3 places.
+    return int(value) if value.denominator == 1 else round(float(value), 3)
+
+
+def apply(game: GameState, entry: Entry) -> None:
+    kind = entry["kind"]
+    if kind == "turn":
+        game.turn = entry["turn"]
+    elif kind in ("casualty", "undo"):
+        game.units[entry["unit"]].lost = entry["lost"]
+        if kind == "casualty":
+            game.undoable.append(entry["seq"])
+        else:
+            game.undoable.pop()
+    elif entry.get("table") == "20":
+        weather = game.weather
+        weather.column, weather.mud = entry["weather"], entry.get("mud", False)
+        weather.last_downpour = entry.get("event") == "downpour"
+        weather.event = entry.get("event")
+    elif entry.get("table") == "16":
+        unit = game.units[entry["unit"]]
+        unit.mercenary = entry["result"]
+        unit.obey_until = entry.get("obey_until", unit.obey_until)
+
+
+def replay(setup: dict[str, Any], log: list[Entry]) -> GameState:
+    """The state after every entry of the log, in order."""
+    game = GameState(setup["ruleset"])
+    for index, unit in enumerate(setup["units"]):
+        points = Fraction(unit["points"]) if "points" in unit else None
+        game.units.append(UnitState(index, unit["figures"], points=points))
+    for entry in log:
+        apply(game, entry)
+    game.entries = len(log)
+    return game

@@ -1,0 +1,177 @@
+"""Game use-cases: start a game from a roster version, read it, and change it (a turn, a
+test, a casualty, an undo), each in its own transaction.
+
+A game has its own capability links, as a roster does: the public id reads it, the key
+(stored only as a hash) changes it. A change names the version it was made against; the
+version check and the log's new entries are one transaction, so two players pressing "Next
+turn" at once roll one turn, not two. The log is only ever appended to.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from app.domain import game as rules
+from app.domain.game.state import Entry, GameState
+from app.services import revisions, rosters
+from app.services.errors import KeyRejected
+from app.services.reads import digest
+from app.storage.db import transaction
+from app.storage.tables import NAME_LENGTH, Game, GameEntry, utcnow
+
+Change = Callable[[dict[str, Any], GameState, list[Entry]], list[Entry]]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    roster_id: str
+    roster_version: int
+    ruleset: str
+    name: str
+    setup: dict[str, Any]
+    version: int
+    log: list[Entry]
+    created_at: datetime
+    updated_at: datetime
+
+    def state(self) -> GameState:
+        return rules.replay(self.setup, self.log)
+
+
+class GameNotFound(Exception):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id!r}")
+        self.game_id = game_id
+
+
+class GameConflict(Exception):
+    """The game changed since the version the caller read; `current` is how it stands."""
+
+    def __init__(self, current: StoredGame) -> None:
+        super().__init__(f"game {current.id!r} is at version {current.version}")
+        self.current = current
+
+
+class NotPlayable(ValueError):
+    """The roster's rule system has no game companion."""
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _stored(row: Game, log: list[Entry]) -> StoredGame:
+    return StoredGame(row.id, row.roster_id, row.roster_version, row.ruleset, row.name,
+                      json.loads(row.setup), row.version, log, _utc(row.created_at),
+                      _utc(row.updated_at))
+
+
+def _entries(game_id: str, entries: list[Entry], now: datetime) -> list[GameEntry]:
+    return [GameEntry(game_id=game_id, seq=e["seq"], created_at=now,
+                      entry=json.dumps(e, ensure_ascii=False)) for e in entries]
+
+
+def _roster_document(session: Session, roster_id: str, version: int | None) -> tuple[Any, int]:
+    if version is None:
+        roster = rosters.get_roster(session, roster_id)
+        return roster.document, roster.version
+    return revisions.get_revision(session, roster_id, version).document, version
+
+
+def create_game(session: Session, roster_id: str, version: int | None, weather: str, *,
+                roller: rules.Roller = rules.secure,
+                admit: Callable[[], None] | None = None) -> tuple[StoredGame, str]:
+    """A new game of the roster as it was at `version` (None: as it is now), and its key.
+    Raises RosterNotFound / RevisionNotFound, or NotPlayable."""
+    document, version = _roster_document(session, roster_id, version)
+    try:
+        setup = rules.setup_of(document, weather)
+    except ValueError as error:
+        raise NotPlayable(str(error)) from error
+    log = rules.start(setup, roller)
+    if admit is not None:
+        admit()
+    now, key = utcnow(), secrets.token_urlsafe(rosters.KEY_BYTES)
+    row = Game(id=secrets.token_urlsafe(12), edit_key_hash=digest(key),
+               roster_id=roster_id, roster_version=version, ruleset=setup["ruleset"],
+               name=str(setup["name"]).replace("\x00", "")[:NAME_LENGTH],
+               setup=json.dumps(setup, ensure_ascii=False), version=1, entries=len(log),
+               created_at=now, updated_at=now)
+    with transaction(session, write=True):
+        session.add(row)
+        session.flush()  # the game first: its entries refer to it
+        session.add_all(_entries(row.id, log, now))
+        stored = _stored(row, log)
+    return stored, key
+
+
+def _read(session: Session, game_id: str) -> StoredGame:
+    # Read afresh, not from the session's identity map: another request may have changed it.
+    row = session.exec(select(Game).where(Game.id == game_id)
+                       .execution_options(populate_existing=True)).first()
+    if row is None:
+        raise GameNotFound(game_id)
+    texts = session.exec(select(GameEntry.entry).where(GameEntry.game_id == game_id)
+                         .order_by(col(GameEntry.seq))).all()
+    return _stored(row, [json.loads(text) for text in texts])
+
+
+def get_game(session: Session, game_id: str) -> StoredGame:
+    with transaction(session):
+        return _read(session, game_id)
+
+
+def check_key(session: Session, game_id: str, key: str) -> None:
+    """Raise GameNotFound, or KeyRejected unless `key` is the game's key."""
+    with transaction(session):
+        stored = session.exec(select(Game.edit_key_hash).where(Game.id == game_id)).first()
+    if stored is None:
+        raise GameNotFound(game_id)
+    if not hmac.compare_digest(stored, digest(key)):
+        raise KeyRejected(game_id)
+
+
+def change(session: Session, game_id: str, expected: int, act: Change) -> StoredGame:
+    """Apply `act(setup, state, log)` (its new entries) to the game at version `expected`.
+    Raises GameNotFound, GameConflict, or the domain's GameRefused (nothing is written)."""
+    with transaction(session, write=True):
+        current = _read(session, game_id)
+        if current.version != expected:
+            raise GameConflict(current)
+        new = act(current.setup, current.state(), current.log)
+        now = utcnow()
+        moved = session.execute(update(Game).where(
+            col(Game.id) == game_id, col(Game.version) == expected).values(
+            version=expected + 1, entries=len(current.log) + len(new), updated_at=now))
+        if moved.rowcount != 1:  # type: ignore[attr-defined]
+            raise GameConflict(current)
+        session.add_all(_entries(game_id, new, now))
+    return StoredGame(current.id, current.roster_id, current.roster_version, current.ruleset,
+                      current.name, current.setup, expected + 1, current.log + new,
+                      current.created_at, now)
+
+
+def next_turn(roller: rules.Roller = rules.secure) -> Change:
+    return lambda setup, state, log: rules.next_turn(setup, state, roller)
+
+
+def roll_test(unit: int, ask: dict[str, Any], roller: rules.Roller = rules.secure) -> Change:
+    return lambda setup, state, log: rules.roll_test(setup, state, unit, ask, roller)
+
+
+def casualty(unit: int, delta: int) -> Change:
+    return lambda setup, state, log: rules.casualty(setup, state, unit, delta)
+
+
+def undo() -> Change:
+    return lambda setup, state, log: rules.undo(state, log)

@@ -1,0 +1,254 @@
+"""The game companion's pages: start a game from a roster, play it (the secret link), watch
+it (the read-only link, refreshed by htmx every few seconds, or by a reload without it).
+
+Every action is a plain form (post, redirect, get), so the page works with JavaScript off;
+with htmx the form swaps the game's block in place. A form proves its right with the game's
+key (a hidden field, from the secret link), the CSRF cookie echoed and a same-site origin.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.deps import ROSTER_ID
+from app.domain.game import GameRefused
+from app.domain.game.summary import game_json
+from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
+from app.domain.line_and_square import catalogue as las
+from app.domain.line_and_square.order_test import OrderTest
+from app.services import creation_limit, games
+from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
+from app.storage.db import open_session
+from app.web import i18n
+from app.web.pages import CSRF_COOKIE, csrf_ok, page
+from app.web.problems import N_
+from app.web.templating import site_address
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
+_ID = re.compile(ROSTER_ID)
+MAX_FIELDS = 20
+NOW_SHOWN = 20
+SHOWN_ENTRIES = 400  # the log drawn on the page, newest first; the API gives all of it
+
+
+# What a refused change says on the page, by the domain's code (gettext'd when shown).
+_REFUSED = {
+    "no_such_unit": N_("The game has no such unit."),
+    "not_peasants": N_("Only peasants test on Table 17."),
+    "unknown_test": N_("This unit takes no such test here."),
+    "unknown_enemy": N_("Choose the enemy for an attack or a defence (Table 17)."),
+    "unknown_formation": N_("There is no such formation."),
+    "out_of_range": N_("A value of this form is out of range. Reload the page and try again."),
+    "plus_or_minus_one": N_("A value of this form is out of range. Reload the page and try again."),
+    "none_left": N_("The unit has no figures left to lose."),
+    "none_lost": N_("The unit has lost no figures to give back."),
+    "nothing_to_undo": N_("Nothing to undo: no casualty change is left to take back."),
+    "log_full": N_("The game's log is full."),
+    "last_turn": N_("The game is at its last turn."),
+}
+
+
+def _refused_text(code: str) -> str:
+    return i18n.gettext(_REFUSED.get(code, _REFUSED["out_of_range"]))
+
+
+def _refuse(request: Request, status: int, message: str) -> Response:
+    return page(request, "rosters/refused.html", {"message": message, "share": None},
+                status_code=status)
+
+
+def _missing(request: Request) -> Response:
+    return _refuse(request, 404, i18n.gettext("There is no game at this address."))
+
+
+def _percent(chance: Fraction) -> str:
+    return f"{round(float(chance) * 100)}%"
+
+
+def _odds(setup: dict[str, Any]) -> dict[str, Any]:
+    """The chances shown beside the test buttons: Table 17's by enemy, and each Line and
+    Square unit's order test as deployed (its officer, no markers)."""
+    peasants = {enemy: {"attack": a, "attack_chance": _percent(at_least(a)),
+                        "defend": d, "defend_chance": _percent(at_least(d))}
+                for enemy, (a, d) in PEASANT_ENEMIES.items()}
+    order = {i: _percent(OrderTest(u["discipline"], u["formation"], u["officer"], 0).chance)
+             for i, u in enumerate(setup["units"]) if "discipline" in u}
+    # As deployed, without and with an officer in reach, by 0, 1 and 2 disorder markers.
+    order_table = {i: [[_percent(OrderTest(u["discipline"], u["formation"], officer, n).chance)
+                        for n in range(3)] for officer in (False, True)]
+                   for i, u in enumerate(setup["units"]) if "discipline" in u}
+    return {"move": _percent(at_least(PEASANT_MOVE)), "peasants": peasants, "order": order,
+            "order_table": order_table}
+
+
+def _context(request: Request, game: games.StoredGame, key: str | None,
+             notice: str | None = None) -> dict[str, Any]:
+    base = site_address(request)
+    state = game_json(game.setup, game.state())
+    turn = state["turn"]
+    return {"game": game, "state": state, "key": key, "notice": notice,
+            # This turn's rolls, tests and thresholds on top; each tap of +/− only in the log.
+            "now": [e for e in reversed(game.log)
+                    if e["turn"] == turn and e["kind"] not in ("casualty", "undo")][:NOW_SHOWN],
+            "log": list(reversed(game.log))[:SHOWN_ENTRIES],
+            "view_link": f"{base}/g/{game.id}",
+            "play_link": f"{base}/g/{game.id}/play?key={quote(key)}" if key else None,
+            "odds": _odds(game.setup), "enemies": list(PEASANT_ENEMIES),
+            "formations": list(las.FORMATIONS),
+            "max_disorder": min(las.MAX_DISORDER, 6)}
+
+
+def _draw(request: Request, game: games.StoredGame, key: str | None,
+          notice: str | None = None, status: int = 200) -> Response:
+    name = "games/play.html" if key else "games/view.html"
+    response = page(request, name, _context(request, game, key, notice), blocks=["game"],
+                    status_code=status)
+    response.headers["Cache-Control"] = "no-store" if key else "no-cache"
+    return response
+
+
+@router.get("/g/{game_id}")
+def view(request: Request, game_id: str) -> Response:
+    """The read-only link: the same state and log as the player's, without the forms."""
+    if not _ID.fullmatch(game_id):
+        return _missing(request)
+    with open_session(request) as session:
+        try:
+            game = games.get_game(session, game_id)
+        except games.GameNotFound:
+            return _missing(request)
+    return _draw(request, game, None)
+
+
+def _keyed(request: Request, session: Any, game_id: str, key: str) -> games.StoredGame | None:
+    try:
+        games.check_key(session, game_id, key)
+    except (games.GameNotFound, KeyRejected):
+        return None
+    return games.get_game(session, game_id)
+
+
+@router.get("/g/{game_id}/play")
+def play(request: Request, game_id: str, key: str = "") -> Response:
+    """The secret link: the game with its buttons."""
+    if not _ID.fullmatch(game_id):
+        return _missing(request)
+    with open_session(request) as session:
+        game = _keyed(request, session, game_id, key) if key else None
+    if game is None:
+        return _refuse(request, 403, i18n.gettext(
+            "This link does not play this game. Open the game's secret link, or watch it."))
+    return _draw(request, game, key)
+
+
+async def _form(request: Request) -> FormData | None:
+    try:
+        return await request.form(max_fields=MAX_FIELDS, max_files=0)
+    except StarletteHTTPException:
+        return None
+
+
+def _expired(request: Request) -> Response:
+    return _refuse(request, 403, i18n.gettext(
+        "This form has expired. Reload the page and try again."))
+
+
+def _whole(form: FormData, name: str, default: int = 0) -> int:
+    try:
+        return int(str(form.get(name, default)))
+    except ValueError:
+        raise GameRefused(name, "out_of_range") from None
+
+
+def _change(form: FormData) -> games.Change:
+    """The change a page's form asks for; GameRefused naming the field for a bad one."""
+    action = form.get("action")
+    if action == "turn":
+        return games.next_turn()
+    if action == "undo":
+        return games.undo()
+    unit = _whole(form, "unit", -1)
+    if action == "casualty":
+        return games.casualty(unit, _whole(form, "change"))
+    if action == "test":
+        ask = {"test": form.get("test"), "enemy": form.get("enemy") or None,
+               "formation": form.get("formation") or None, "officer": bool(form.get("officer")),
+               "disorder": _whole(form, "disorder"),
+               "commander_lost": bool(form.get("commander_lost"))}
+        return games.roll_test(unit, ask)
+    raise GameRefused("action", "unknown_test")
+
+
+@router.post("/g/{game_id}/play")
+async def act(request: Request, game_id: str) -> Response:
+    form = await _form(request)
+    if form is None or not _ID.fullmatch(game_id):
+        return _expired(request) if form is None else _missing(request)
+    return await run_in_threadpool(_act, request, game_id, form)
+
+
+def _act(request: Request, game_id: str, form: FormData) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
+        return _expired(request)
+    key = str(form.get("key", ""))
+    with open_session(request) as session:
+        game = _keyed(request, session, game_id, key) if key else None
+        if game is None:
+            return _refuse(request, 403, i18n.gettext("This is not the game's secret link."))
+        try:
+            changed = games.change(session, game_id, _whole(form, "version"), _change(form))
+        except games.GameConflict as conflict:
+            return _draw(request, conflict.current, key, i18n.gettext(
+                "The game changed meanwhile (another phone?): here it is as it stands now. "
+                "Nothing was done; press again if it still applies."), 409)
+        except GameRefused as refused:
+            return _draw(request, games.get_game(session, game_id), key,
+                         _refused_text(refused.code), 422)
+    if request.headers.get("hx-request") == "true":
+        return _draw(request, changed, key)
+    return RedirectResponse(f"/g/{game_id}/play?key={quote(key)}#game", status_code=303)
+
+
+@router.post("/g/new")
+async def start(request: Request) -> Response:
+    """The roster pages' "Start a game": a game of the version the page shows."""
+    form = await _form(request)
+    if form is None:
+        return _expired(request)
+    return await run_in_threadpool(_start, request, form)
+
+
+def _start(request: Request, form: FormData) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
+        return _expired(request)
+    roster_id, weather = str(form.get("roster_id", "")), str(form.get("weather", "rolled"))
+    if not _ID.fullmatch(roster_id):
+        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    try:
+        version = int(str(form.get("version", "")))
+    except ValueError:
+        version = 0
+    if weather not in ("rolled", "clear", "cloudy", "rain", "off"):
+        weather = "rolled"
+    with open_session(request) as session:
+        try:
+            created, key = games.create_game(
+                session, roster_id, version or None, weather,
+                admit=lambda: creation_limit.take_creation(request, session))
+        except creation_limit.CreationRefused as refused:
+            return _refuse(request, 429, refused.message(i18n.current_lang()))
+        except (RosterNotFound, RevisionNotFound):
+            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+        except games.NotPlayable:
+            return _refuse(request, 422, i18n.gettext(
+                "The game companion plays Chainmail and Line and Square armies."))
+    return RedirectResponse(f"/g/{created.id}/play?key={quote(key)}", status_code=303)

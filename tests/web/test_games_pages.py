@@ -1,0 +1,81 @@
+"""The game companion's pages as a browser without JavaScript uses them (plain forms, post,
+redirect, get), and as htmx asks for them (the game's block alone)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.helpers.games import chainmail_army
+
+
+def started(client: TestClient) -> tuple[str, str, str]:
+    roster = client.post("/api/v1/rosters", json=chainmail_army()).json()
+    share = client.get(f"/r/{roster['id']}")
+    assert 'action="/g/new"' in share.text
+    csrf = str(client.cookies["muster_csrf"])
+    answer = client.post("/g/new", data={"csrf": csrf, "roster_id": roster["id"],
+                                         "version": "1", "weather": "clear"},
+                         follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    play = answer.headers["location"]
+    return play.split("/")[2], play.split("key=")[1], csrf
+
+
+def post(client: TestClient, game_id: str, key: str, csrf: str, **fields: Any) -> Any:
+    return client.post(f"/g/{game_id}/play", data={"csrf": csrf, "key": key, **fields},
+                       follow_redirects=False)
+
+
+def test_a_game_started_from_the_share_view_plays_with_plain_forms(client: TestClient) -> None:
+    game_id, key, csrf = started(client)
+    turned = post(client, game_id, key, csrf, version="1", action="turn")
+    assert turned.status_code == 303 and turned.headers["location"].startswith(
+        f"/g/{game_id}/play?key=")
+    page = client.get(turned.headers["location"])
+    assert '<strong class="turn-number">1</strong>' in page.text
+    lost = post(client, game_id, key, csrf, version="2", action="casualty", unit="2", change="1")
+    assert lost.status_code == 303
+    view = client.get(f"/g/{game_id}")
+    assert view.status_code == 200 and 'hx-trigger="every 4s"' in view.text
+    assert "1 of 38 figures lost" in view.text and 'name="key"' not in view.text
+    assert "/static/css/game.css" in view.text
+
+
+def test_a_stale_page_is_told_and_shown_the_game_as_it_stands(client: TestClient) -> None:
+    game_id, key, csrf = started(client)
+    assert post(client, game_id, key, csrf, version="1", action="turn").status_code == 303
+    stale = post(client, game_id, key, csrf, version="1", action="turn")
+    assert stale.status_code == 409 and "changed meanwhile" in stale.text
+    assert '<strong class="turn-number">1</strong>' in stale.text
+
+
+def test_htmx_gets_the_game_block_alone(client: TestClient) -> None:
+    game_id, key, csrf = started(client)
+    swapped = client.post(f"/g/{game_id}/play", headers={"HX-Request": "true"},
+                          data={"csrf": csrf, "key": key, "version": "1", "action": "test",
+                                "unit": "2", "test": "move"})
+    assert swapped.status_code == 200
+    assert swapped.text.lstrip().startswith('<div id="game"') and "<html" not in swapped.text
+    assert "Peasants move (7+)" in swapped.text
+    polled = client.get(f"/g/{game_id}", headers={"HX-Request": "true"})
+    assert polled.text.lstrip().startswith('<div id="game"')
+    assert "Peasants move (7+)" in polled.text
+
+
+def test_a_refused_change_names_what_is_wrong_on_the_page(client: TestClient) -> None:
+    game_id, key, csrf = started(client)
+    refused = post(client, game_id, key, csrf, version="1", action="test", unit="0",
+                   test="move")
+    assert refused.status_code == 422 and "Only peasants test on Table 17." in refused.text
+    missing = client.get("/g/nosuchgame")
+    assert missing.status_code == 404
+
+
+def test_the_game_speaks_russian(client: TestClient) -> None:
+    game_id, key, csrf = started(client)
+    post(client, game_id, key, csrf, version="1", action="turn")
+    page = client.get(f"/g/{game_id}?lang=ru")
+    assert "Следующий ход" not in page.text  # the view has no buttons
+    assert "Ход" in page.text and "Таблица 16" in page.text
