@@ -218,3 +218,47 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server: Server, lang:
         assert totals and totals["height"] < 60, totals
     finally:
         context.close()
+
+
+def ten_units() -> list[dict]:  # type: ignore[type-arg]
+    kinds = [("heavy_horse", "lance"), ("light_horse", "composite_bow"), ("medium_horse", "none"),
+             ("heavy_foot", "pike"), ("light_foot", "bow"), ("militia", "polearm"),
+             ("light_horse", "bow"), ("heavy_horse", "none"), ("peasant", "none"),
+             ("armored_foot", "none")]
+    return [{"name": f"Unit {k + 1}", "flags": [], "lines": [
+        {"troop": troop, "figures": 10 + k, "weapon": weapon}]}
+        for k, (troop, weapon) in enumerate(kinds)]
+
+
+def transferred(page, kind: str) -> int:  # type: ignore[no-untyped-def]
+    return int(page.evaluate(
+        f"performance.getEntriesByType('{kind}').reduce((n, e) => n + e.transferSize, 0)"))
+
+
+def test_the_editor_and_a_change_stay_within_their_byte_budgets(
+        browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    """First load of a 10-unit editor ≤ 40 KB over the wire (page, htmx, CSS, script, all
+    gzipped); the answer to one field's change ≤ 4 KB (the row, totals and rules only)."""
+    context = browser.new_context(viewport=DESKTOP, locale="en")
+    try:
+        page = context.new_page()
+        made = created(live_server, {"ruleset": "chainmail", "name": "Budget",
+                                     "nation": "mongols", "points_limit": 300,
+                                     "units": ten_units(), "engines": []})
+        # A browser that has seen nothing of the site yet: htmx, CSS and script come too.
+        page.goto(live_server.url + made["edit_url"])
+        page.wait_for_load_state("load")
+        first = transferred(page, "navigation") + transferred(page, "resource")
+        page.evaluate("performance.clearResourceTimings()")
+        page.locator("#u3-summary").click()
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            page.locator("#u3-figures-0").fill("20")
+            page.locator("#u3-figures-0").press("Tab")
+        htmx_settled(page)
+        assert answer.value.headers.get("content-encoding") == "gzip"
+        change = transferred(page, "resource")
+        print(f"first load {first} B, one change {change} B")
+        assert 0 < first <= 40_000, first
+        assert 0 < change <= 4_000, change
+    finally:
+        context.close()
