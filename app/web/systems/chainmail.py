@@ -143,6 +143,10 @@ ACTIONS: dict[str, Action] = {
 }
 
 
+# The field focused after "Add a line": the new line's first (unit i, line j).
+LINE_FIELD = "u{i}-figures-{j}"
+
+
 # Actions that change one unit only: the editor redraws just that unit.
 UNIT_ACTIONS = frozenset({"update_unit", "add_line", "remove_line"})
 
