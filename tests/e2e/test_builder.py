@@ -159,7 +159,9 @@ def test_a_unit_is_added_with_javascript_disabled(browser, live_server: Server) 
         assert page.locator("li.unit").count() == 1
         assert page.locator("#u0-figures-0").input_value() == "24"
         assert page.locator("#summary .big").first.inner_text() == "72 / 300"
-        # Changing figures needs the visible Save button when no script listens for changes.
+        # The unit's row opens without a script (a <details>); changing figures needs the
+        # visible Save button when no script listens for changes.
+        page.locator("#u0-summary").click()
         page.locator("#u0-figures-0").fill("30")
         page.locator("#unit-0").get_by_role("button", name="Save").click()
         page.wait_for_load_state()
