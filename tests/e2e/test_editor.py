@@ -262,3 +262,27 @@ def test_the_editor_and_a_change_stay_within_their_byte_budgets(
         assert 0 < change <= 4_000, change
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_ten_collapsed_units_fit_three_phone_screens_with_targets_a_thumb_can_hit(
+        browser, live_server: Server, lang: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=PHONE, locale=lang)
+    try:
+        page = context.new_page()
+        made = created(live_server, {"ruleset": "chainmail", "name": "Ten", "nation": "mongols",
+                                     "points_limit": 300, "units": ten_units(), "engines": []})
+        open_editor(page, live_server, made, lang)
+        last = page.locator("li.unit").last.bounding_box()
+        assert last and last["y"] + last["height"] <= 3 * PHONE["height"], last
+        # Each control is at least 40 px tall; a checkbox's target is its label's row.
+        small = page.evaluate("""() => [...document.querySelectorAll(
+              'main button, main select, main summary, main .check,'
+              + ' main input:not([type=hidden]):not([type=checkbox])')]
+            .filter(e => e.checkVisibility())
+            .map(e => [e.id || e.name || e.textContent.trim().slice(0, 20),
+                       e.getBoundingClientRect().height])
+            .filter(([, h]) => h < 40)""")
+        assert small == [], small
+    finally:
+        context.close()
