@@ -226,6 +226,15 @@ def standing_options(nation: str, kind: str, names: dict[str, str], line: dict[s
     return Markup("".join(parts))
 
 
+def unit_standing(nation: str, unit: dict[str, Any]) -> str:
+    """The words for a unit whose lines the nation's army does not have (Table 18's "no", a
+    national "no X" rule), for its row's badge; empty when every line may stand."""
+    knights = "knights" in unit["flags"]
+    found = {standing(nation, line["troop"], line["weapon"], knights) for line in unit["lines"]}
+    worst = next((s for s in ("no", "excluded", "unlisted") if s in found), None)
+    return _standing_words()[worst] if worst else ""
+
+
 def _suggestion(doc: Document, result: dict[str, Any], lang: Lang) -> legal.Suggestion | None:
     """What "Make it legal" would change: only for a list that breaks a rule (a legal one
     has nothing to change, and the solver is not run for every change of it)."""
@@ -240,6 +249,7 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
     nation = doc.get("nation", "generic")
     return {"bar": segments(doc["units"], [troop["id"] for troop in catalogue["troop_types"]]),
             "unit_groups": unit_groups(doc["units"]),
+            "standing_of": lambda unit: unit_standing(nation, unit),
             "flags_for": lambda unit: applicable_flags(nation, unit), "flag_names": flag_names,
             "with_standing": has_standing(nation),
             "standing_options": lambda *args, **kw: standing_options(nation, *args, **kw),
