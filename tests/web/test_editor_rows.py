@@ -70,3 +70,19 @@ def test_broken_rules_come_first_and_kept_ones_fold(client: TestClient) -> None:
     assert first and first.group(1) == "broken"
     assert re.search(r'<details class="kept">\s*<summary>✓ Rules kept: \d+', panel)
     assert 'href="#rules-panel" id="first-problem"' in page
+
+
+def test_my_rosters_show_the_rule_system_and_verdict_and_sort_by_them(
+        client: TestClient) -> None:
+    legal = create_army(client, name="Legal horde", nation="mongols")
+    for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
+        add(client, legal, preset)
+    broken = create_army(client, name="Broken horde", nation="mongols")
+    add(client, broken, "heavy_foot_polearms")
+    home = client.get("/?sort=verdict&dir=asc").text
+    rows = re.findall(r'<td class="verdict (ok|bad)">', home)
+    assert rows == ["bad", "ok"]  # not legal first, ascending
+    assert home.index("Broken horde") < home.index("Legal horde")
+    assert "<td>Chainmail" in home or ">Chainmail<" in home
+    descending = client.get("/?sort=verdict&dir=desc").text
+    assert descending.index("Legal horde") < descending.index("Broken horde")
