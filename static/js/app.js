@@ -127,7 +127,8 @@ function failed(event) {
   if (mark) {
     mark.classList.add("not-saved");
     mark.setAttribute("aria-invalid", "true");
-    const place = mark.closest("td, .check, .unit-head") || mark;
+    // After the table or group holding the field: a row of a table takes no paragraph.
+    const place = mark.closest("table, fieldset, .unit-head, .inline-form > *") || mark;
     place.after(note);
   } else {
     form.prepend(note);
