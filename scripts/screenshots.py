@@ -79,7 +79,7 @@ def photograph(browser: Browser, url: str, out: Path) -> list[Path]:
     stored = httpx.post(f"{url}/api/v1/rosters", json=ARMY, timeout=30).json()
     # The links name the public address (for the sheet's QR code); the pages are fetched here.
     edit, view = (stored[key].replace(PUBLIC_URL, url) for key in ("edit_url", "view_url"))
-    shots = [(out / "editor-desktop.png", {"width": 1280, "height": 900}, False),
+    shots = [(out / "editor-desktop.png", {"width": 1366, "height": 900}, False),
              (out / "editor-phone.png", {"width": 390, "height": 844}, True)]
     for path, size, phone in shots:
         context = browser.new_context(viewport=size, device_scale_factor=2 if phone else 1,
@@ -87,6 +87,8 @@ def photograph(browser: Browser, url: str, out: Path) -> list[Path]:
         page = context.new_page()
         page.goto(edit)  # the edit link leaves a cookie and lands on the editor
         page.wait_for_load_state("networkidle")
+        if not phone:  # one row opened in place, the others as the compact list
+            page.locator("#u2-summary").click()
         page.screenshot(path=str(path))
         context.close()
     context = browser.new_context(locale="en-GB")

@@ -36,8 +36,8 @@ REMEMBER_AGAIN_AFTER = timedelta(minutes=10)
 MAX_EDITING_BROWSERS = 32
 MAX_READING_BROWSERS = 300
 
-SortKey = Literal["name", "nation", "points", "updated"]
-SORT_KEYS: tuple[SortKey, ...] = ("name", "nation", "points", "updated")
+SortKey = Literal["name", "ruleset", "nation", "points", "verdict", "updated"]
+SORT_KEYS: tuple[SortKey, ...] = ("name", "ruleset", "nation", "points", "verdict", "updated")
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,7 @@ class MyRoster:
     points_limit: int | None
     updated_at: datetime
     can_edit: bool
+    valid: bool = True  # every rule that is an error kept (warnings are not stored)
 
 
 @dataclass(frozen=True)
@@ -251,14 +252,14 @@ def _lock_devices(session: Session, which: Any) -> None:
 def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str = "updated",
                descending: bool = True) -> list[MyRoster]:
     """The live rosters this device opened, filtered by name and sorted."""
-    order_by = {"name": Roster.search_name, "nation": Roster.nation, "points": Roster.total,
-                "updated": Roster.updated_at}
+    order_by = {"name": Roster.search_name, "ruleset": Roster.ruleset, "nation": Roster.nation,
+                "points": Roster.total, "verdict": Roster.valid, "updated": Roster.updated_at}
     if sort not in order_by:
         raise ValueError(f"sort must be one of {', '.join(SORT_KEYS)}, not {sort!r}")
     column = col(order_by[sort])
     statement = (
         select(Roster.id, Roster.name, Roster.ruleset, Roster.nation, Roster.total,
-               Roster.points_limit, Roster.updated_at, DeviceRoster.can_edit)
+               Roster.points_limit, Roster.updated_at, DeviceRoster.can_edit, Roster.valid)
         .join(DeviceRoster, col(DeviceRoster.roster_id) == Roster.id)
         .where(DeviceRoster.device_id == device_id, col(Roster.deleted_at).is_(None))
         .order_by((column.desc() if descending else column.asc()).nulls_last(), col(Roster.id)))
@@ -268,7 +269,8 @@ def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str =
     with _transaction(session):
         rows = session.exec(statement).all()
         return [MyRoster(id=r[0], name=r[1], ruleset=r[2], nation=r[3], total=float(r[4]),
-                         points_limit=r[5], updated_at=_utc(r[6]), can_edit=bool(r[7]))
+                         points_limit=r[5], updated_at=_utc(r[6]), can_edit=bool(r[7]),
+                         valid=bool(r[8]))
                 for r in rows]
 
 

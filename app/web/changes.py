@@ -194,7 +194,9 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
         context.update(_editing(request))
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
-    focus = _focus_after(action, unit, len(context["doc"]["units"])) if problem is None else None
+    focus = _focus_after(action, unit, context["doc"]["units"],
+                         getattr(SYSTEMS[stored.ruleset], "LINE_FIELD", "")
+                         ) if problem is None else None
     if focus == "undo-button" and undo_to is not None and undo_to < 1:
         focus = "settings-heading"  # the button is off now: the editor's own heading
     if (problem is None and action in getattr(SYSTEMS[stored.ruleset], "UNIT_ACTIONS", ())
@@ -221,18 +223,38 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
     return response
 
 
-def _focus_after(action: str, unit: str, units: int) -> str | None:
-    """The id to focus after a unit's action: the moved unit's same button (or its other one
-    at an end of the list), the copy's name, the list's heading after a removal (never the
-    next unit's Remove, one keypress from removing it too; the engines' after an engine's), a
-    unit's "Add a line" after a line is removed. (A button that stays where it was keeps the
-    focus by its id, as htmx gives it back.)"""
+def _focus_after(action: str, unit: str, units: list[dict[str, Any]],
+                 line_field: str = "") -> str | None:
+    """The id to focus after a unit's action (static/js/app.js opens its row and scrolls it
+    into view): the new unit's name, the new line's first field (`line_field`, the system's
+    pattern), the moved unit's same button (or its other one at an end of the list), the
+    copy's name, the next unit's row after a removal (never its Remove, one keypress from
+    removing it too), else the list's heading; the engines' heading after an engine's
+    removal, a unit's "Add a line" after a line is removed. (A button that stays where it
+    was keeps the focus by its id, as htmx gives it back.)"""
     if action == "undo":
         return "undo-button"  # to undo again, one keypress away
     if action == "remove_engine":
         return "engines-heading"  # as after a unit's removal
+    if action == "add_unit":
+        return f"u{len(units) - 1}-name" if units else None
     if not unit.isdigit():
         return None
+    i = int(unit)
+    if action == "move_up":
+        return f"u{max(i - 1, 0)}-move-up" if i - 1 > 0 else "u0-move-down"
+    if action == "move_down":
+        j = min(i + 1, len(units) - 1)
+        return f"u{j}-move-down" if j < len(units) - 1 else f"u{j}-move-up"
+    if action == "duplicate":
+        return f"u{i + 1}-name"
+    if action == "remove_unit":
+        return f"u{i}-summary" if i < len(units) else "units-heading"
+    if action == "add_line" and line_field and i < len(units):
+        return line_field.format(i=i, j=len(units[i]["lines"]) - 1)
+    if action == "remove_line":
+        return f"u{i}-add-line"
+    return None
     i = int(unit)
     if action == "move_up":
         return f"u{max(i - 1, 0)}-move-up" if i - 1 > 0 else "u0-move-down"

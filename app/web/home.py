@@ -42,7 +42,7 @@ from app.web.systems import SYSTEMS
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
 
 
-SORTS = ("updated", "name", "nation", "points")
+SORTS = ("updated", "name", "ruleset", "nation", "points", "verdict")
 
 
 @router.get("/")

@@ -54,9 +54,95 @@ window.addEventListener("pageshow", () => {
   document.querySelectorAll("select[name='ruleset']").forEach(followRuleset);
 });
 
-// After a unit's action the server names where the keyboard's focus belongs (the moved unit's
-// button, the copy's name, the list's heading): the pressed button is gone or moved.
+// After a unit's action the server names where the keyboard's focus belongs (the new unit's
+// name, the moved unit's button, the next unit's row, the list's heading): the pressed button
+// is gone or moved. The row holding it opens, and it is scrolled into view (not the page's end).
 document.body.addEventListener("muster-focus", (event) => {
   const target = document.getElementById(event.detail && event.detail.id);
-  if (target) target.focus();
+  if (!target) return;
+  const row = target.closest("details");
+  if (row && target.tagName !== "SUMMARY") row.open = true;
+  target.focus({ preventScroll: true });
+  target.scrollIntoView({ block: "center" });
+});
+
+// The whole editor is drawn anew after some changes (a setting, a new unit): the rows the
+// player had open stay open.
+let openRows = [];
+document.body.addEventListener("htmx:beforeSwap", (event) => {
+  if (event.detail.target && event.detail.target.id === "editor") {
+    openRows = [...document.querySelectorAll("#editor details[id][open]")].map((row) => row.id);
+  }
+});
+document.body.addEventListener("htmx:afterSwap", (event) => {
+  if (!event.detail.target || event.detail.target.id !== "editor") return;
+  for (const id of openRows) {
+    const row = document.getElementById(id);
+    if (row) row.open = true;
+  }
+  openRows = [];
+});
+
+// A change never fails in silence. On a network error, a timeout or a server error the field
+// that changed is marked "not saved" and a message with a Retry button appears by it; the
+// totals still show what the server stored, and say so.
+const sent = new WeakMap(); // form → { field, submitter } of its last request
+document.body.addEventListener("htmx:beforeRequest", (event) => {
+  const cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+  sent.set(event.detail.elt, {
+    field: cause && cause.type === "change" ? cause.target : null,
+    submitter: cause && cause.submitter ? cause.submitter : null,
+  });
+});
+
+function clearFailure(form) {
+  form.querySelectorAll(".save-failed").forEach((note) => note.remove());
+  form.querySelectorAll(".not-saved").forEach((field) => {
+    field.classList.remove("not-saved");
+    field.removeAttribute("aria-invalid");
+  });
+}
+
+function failed(event) {
+  const form = event.detail.elt;
+  if (!form || !form.isConnected) return;
+  const words = document.body.dataset;
+  const { field, submitter } = sent.get(form) || {};
+  clearFailure(form);
+  const note = document.createElement("p");
+  note.className = "save-failed";
+  note.setAttribute("role", "alert");
+  note.textContent = words.notSaved || "Not saved.";
+  const retry = document.createElement("button");
+  retry.type = "button";
+  retry.className = "retry";
+  retry.textContent = words.retry || "Retry";
+  retry.addEventListener("click", () => {
+    clearFailure(form);
+    if (submitter && submitter.isConnected) form.requestSubmit(submitter);
+    else form.requestSubmit();
+  });
+  note.append(" ", retry);
+  const mark = field && field.isConnected ? field : submitter;
+  if (mark) {
+    mark.classList.add("not-saved");
+    mark.setAttribute("aria-invalid", "true");
+    // After the table or group holding the field: a row of a table takes no paragraph.
+    const place = mark.closest("table, fieldset, .unit-head, .inline-form > *") || mark;
+    place.after(note);
+  } else {
+    form.prepend(note);
+  }
+  const summary = document.getElementById("summary");
+  if (summary) summary.classList.add("stale");
+}
+for (const name of ["htmx:sendError", "htmx:responseError", "htmx:timeout"]) {
+  document.body.addEventListener(name, failed);
+}
+document.body.addEventListener("htmx:afterRequest", (event) => {
+  if (!event.detail.successful || event.detail.failed) return;
+  const form = event.detail.elt;
+  if (form && form.isConnected) clearFailure(form);
+  const summary = document.getElementById("summary");
+  if (summary) summary.classList.remove("stale");
 });

@@ -142,7 +142,7 @@ def test_switching_to_russian_shows_russian_troop_names(
     add_preset(page, "knights")
     page.get_by_role("link", name="Русский").click()
     page.wait_for_load_state()
-    assert page.locator("#u0-troop-0 option:checked").inner_text() == "Тяжёлый всадник"
+    assert page.locator("#u0-troop-0 option:checked").text_content() == "Тяжёлый всадник"
     assert page.get_by_role("button", name="Добавить отряд").is_visible()
     page.goto(live_server.url + "/")
     assert page.locator("h1").first.inner_text() == "Новая армия"
@@ -159,7 +159,9 @@ def test_a_unit_is_added_with_javascript_disabled(browser, live_server: Server) 
         assert page.locator("li.unit").count() == 1
         assert page.locator("#u0-figures-0").input_value() == "24"
         assert page.locator("#summary .big").first.inner_text() == "72 / 300"
-        # Changing figures needs the visible Save button when no script listens for changes.
+        # The unit's row opens without a script (a <details>); changing figures needs the
+        # visible Save button when no script listens for changes.
+        page.locator("#u0-summary").click()
         page.locator("#u0-figures-0").fill("30")
         page.locator("#unit-0").get_by_role("button", name="Save").click()
         page.wait_for_load_state()
@@ -276,6 +278,10 @@ def test_the_keyboards_focus_follows_a_units_action(
 
     def press(button: str, then: str) -> None:
         htmx_settled(page)
+        # A unit's buttons are in its row, opened as a player opens it (a click on it).
+        row = page.locator(f"details.unit-row:has({button})")
+        if row.count() and row.get_attribute("open") is None:
+            row.locator("> summary").click()
         page.locator(button).focus()
         with page.expect_response(lambda r: r.request.method == "POST"):
             page.keyboard.press("Enter")
@@ -285,8 +291,9 @@ def test_the_keyboards_focus_follows_a_units_action(
     press("#u0-move-down", "#u1-move-down")   # the moved unit's own button
     press("#u1-move-down", "#u2-move-up")     # at the end: its other button
     press("#u0-duplicate", "#u1-name")        # the copy's name
-    press("#u3-remove", "#units-heading")     # not the next unit's Remove
-    assert page.locator("li.unit").count() == 3
+    press("#u3-remove", "#units-heading")     # the last one: the list's heading
+    press("#u0-remove", "#u0-summary")        # the next unit's row, not its Remove
+    assert page.locator("li.unit").count() == 2
     # A button that stays where it was keeps the focus, as Add unit always did.
     press("#add-engine", "#add-engine")
     press("#add-engine", "#add-engine")

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from app.domain import get_ruleset
 from app.domain.base import Lang
+from app.domain.chainmail import make_legal as legal
+from app.domain.chainmail.catalogue import TROOPS
+from app.domain.chainmail.far_east import AVAILABILITY
+from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
+from app.domain.chainmail.roster import ChainmailRoster
+from app.domain.chainmail.standing import Standing, standing
 from app.domain.limits import MAX_ENGINES, MAX_LINES, MAX_UNITS
 from app.web.composition import segments
 from app.web.editing import (
@@ -18,6 +26,7 @@ from app.web.editing import (
     index,
     whole,
 )
+from app.web.i18n import gettext
 
 RULESET = "chainmail"
 
@@ -111,6 +120,16 @@ def remove_engine(doc: Document, form: Form) -> Document:
     return doc
 
 
+def make_legal(doc: Document, form: Form) -> Document:
+    """The smallest change in figures that keeps every numeric rule (make_legal), made in
+    one step; refused in words when no change of figures can do it."""
+    roster = ChainmailRoster.model_validate(doc)
+    found = legal.make_legal(roster, "ru" if form.get("lang") == "ru" else "en")
+    if not found.possible:
+        raise EditError("make_legal", found.reason)
+    return legal.apply(roster, found.changes).model_dump(mode="json")
+
+
 ACTIONS: dict[str, Action] = {
     "settings": update_settings,
     "add_unit": add_unit,
@@ -120,7 +139,12 @@ ACTIONS: dict[str, Action] = {
     "add_engine": add_engine,
     "update_engine": update_engine,
     "remove_engine": remove_engine,
+    "make_legal": make_legal,
 }
+
+
+# The field focused after "Add a line": the new line's first (unit i, line j).
+LINE_FIELD = "u{i}-figures-{j}"
 
 
 # Actions that change one unit only: the editor redraws just that unit.
@@ -135,7 +159,98 @@ def new_document(form: Form) -> dict[str, Any]:
             "historical": checked(form, "historical"), "units": [], "engines": []}
 
 
+HORSE = frozenset(t.id for t in TROOPS.values() if t.troop_class == "horse")
+
+
+def applicable_flags(nation: str, unit: dict[str, Any]) -> frozenset[str]:
+    """The special rules that can apply to this unit (the others wait under "more rules"):
+    samurai in a Japanese army, Flemish on militia, stakes on longbowmen, knights on horse,
+    a religious order on knights; a flag already set always shows."""
+    troops = {line["troop"] for line in unit["lines"]}
+    weapons = {line["weapon"] for line in unit["lines"]}
+    found = {"commander", "elite", *unit["flags"]}
+    found |= {"samurai"} if nation == "japan" else set()
+    found |= {"flemish"} if "militia" in troops else set()
+    found |= {"stakes"} if "longbow" in weapons else set()
+    found |= {"knights"} if troops & HORSE else set()
+    found |= {"religious_order"} if "knights" in unit["flags"] else set()
+    return frozenset(found)
+
+
+def flag_names(names: dict[str, str], shown: frozenset[str], inside: bool) -> dict[str, str]:
+    """The flags' names of those `shown` (inside) or of the others, in catalogue order."""
+    return {flag: name for flag, name in names.items() if (flag in shown) == inside}
+
+
+def unit_groups(units: list[dict[str, Any]]) -> list[tuple[str, list[int]]]:
+    """The units' indices by kind, foot then horse (a unit is of its first line's kind), each
+    group in list order; a kind with no unit is left out."""
+    found: dict[str, list[int]] = {"foot": [], "horse": []}
+    for i, unit in enumerate(units):
+        first = unit["lines"][0]["troop"] if unit["lines"] else ""
+        found["horse" if first in HORSE else "foot"].append(i)
+    return [(kind, members) for kind, members in found.items() if members]
+
+
+def _standing_words() -> dict[Standing, str]:
+    return {"yes": gettext("Table 18: yes"), "some": gettext("Table 18: some"),
+            "possible": gettext("Table 18: possible"), "no": gettext("Table 18: no"),
+            "unlisted": gettext("not in Table 18"), "excluded": gettext("not in this army"),
+            "discouraged": gettext("not usual in this army")}
+
+
+def has_standing(nation: str) -> bool:
+    """Whether the nation's army says anything of which troops it has (Table 18, or a
+    national "no X" rule): only then do the choices carry their standing."""
+    return nation in AVAILABILITY or any(
+        isinstance(rule, NoneRule) for rule in NATIONAL_RULES.get(nation, ()))
+
+
+def standing_options(nation: str, kind: str, names: dict[str, str], line: dict[str, Any],
+                     flags: list[str], blank: str | None = None) -> Markup:
+    """The <option>s of a line's troop type (kind "troop") or weapon ("weapon"), each saying
+    how it stands in the nation's army with the line's other choice: "Heavy Foot — Table 18:
+    some", before the player picks it."""
+    words = _standing_words()
+    far_east = nation in AVAILABILITY
+    knights = "knights" in flags
+    parts = []
+    for value, label in names.items():
+        troop, weapon = (value, line["weapon"]) if kind == "troop" else (line["troop"], value)
+        stands = standing(nation, troop, weapon, knights)
+        text = blank if (blank is not None and value == "none") else label
+        if stands != "yes" or far_east:
+            text = f"{text} — {words[stands]}"
+        mark = " selected" if value == line[kind] else ""
+        parts.append(f'<option value="{escape(value)}"{mark}>{escape(text)}</option>')
+    return Markup("".join(parts))
+
+
+def unit_standing(nation: str, unit: dict[str, Any]) -> str:
+    """The words for a unit whose lines the nation's army does not have (Table 18's "no", a
+    national "no X" rule), for its row's badge; empty when every line may stand."""
+    knights = "knights" in unit["flags"]
+    found = {standing(nation, line["troop"], line["weapon"], knights) for line in unit["lines"]}
+    worst = next((s for s in ("no", "excluded", "unlisted") if s in found), None)
+    return _standing_words()[worst] if worst else ""
+
+
+def _suggestion(doc: Document, result: dict[str, Any], lang: Lang) -> legal.Suggestion | None:
+    """What "Make it legal" would change: only for a list that breaks a rule (a legal one
+    has nothing to change, and the solver is not run for every change of it)."""
+    if result.get("valid", True) or not doc["units"]:
+        return None
+    return legal.make_legal(ChainmailRoster.model_validate(doc), lang)
+
+
 def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any],
                  lang: Lang) -> dict[str, Any]:
     """What this system's templates need beyond the document and its priced result."""
-    return {"bar": segments(doc["units"], [troop["id"] for troop in catalogue["troop_types"]])}
+    nation = doc.get("nation", "generic")
+    return {"bar": segments(doc["units"], [troop["id"] for troop in catalogue["troop_types"]]),
+            "unit_groups": unit_groups(doc["units"]),
+            "standing_of": lambda unit: unit_standing(nation, unit),
+            "flags_for": lambda unit: applicable_flags(nation, unit), "flag_names": flag_names,
+            "with_standing": has_standing(nation),
+            "standing_options": lambda *args, **kw: standing_options(nation, *args, **kw),
+            "suggestion": _suggestion(doc, result, lang)}

@@ -124,6 +124,10 @@ def _exact(text: str) -> str:
     return str(value.numerator) if value.denominator == 1 else text
 
 
+# The field focused after "Add a line": the new line's first (unit i, line j).
+LINE_FIELD = "u{i}-count-{j}"
+
+
 def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any],
                  lang: Lang) -> dict[str, Any]:
     """Display text of the derived figures (chances as fractions and percentages)."""

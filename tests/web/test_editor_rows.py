@@ -1,0 +1,88 @@
+"""The compact editor through a test client: Make it legal through the normal edit path, the
+special rules offered where they apply, the choices' standing, problems first."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from tests.web.test_pages import create_army, document, edit, version_of
+
+
+def add(client: TestClient, roster_id: str, preset: str) -> None:
+    assert edit(client, roster_id, op="add_unit", preset=preset).status_code == 303  # type: ignore[attr-defined]
+
+
+def test_make_it_legal_is_one_new_version_that_undo_takes_back(client: TestClient) -> None:
+    roster_id = create_army(client, nation="mongols", limit="300")
+    for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
+        add(client, roster_id, preset)
+    edit(client, roster_id, op="update_unit", unit="0", unit_name="", figures_0="40",
+         troop_0="light_horse", weapon_0="bow")
+    page = client.get(f"/r/{roster_id}/edit").text
+    assert 'id="make-legal"' in page and "Make these changes" in page
+    before = version_of(client, roster_id)
+    answer = edit(client, roster_id, htmx=True, op="make_legal")
+    assert answer.status_code == 200  # type: ignore[attr-defined]
+    assert version_of(client, roster_id) == before + 1
+    assert re.search(r'class="verdict ok"', answer.text)  # type: ignore[attr-defined]
+    assert 'id="make-legal"' not in answer.text  # type: ignore[attr-defined]  # nothing left to do
+    undone = edit(client, roster_id, htmx=True, op="undo")
+    assert undone.status_code == 200  # type: ignore[attr-defined]
+    assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 40
+
+
+def test_make_it_legal_says_why_when_no_change_of_figures_can(client: TestClient) -> None:
+    roster_id = create_army(client, nation="mongols", limit="1")
+    add(client, roster_id, "steppe_horse_archers")
+    page = client.get(f"/r/{roster_id}/edit").text
+    assert "No change of figures makes this list legal" in page
+    answer = edit(client, roster_id, htmx=True, op="make_legal")
+    assert answer.status_code == 422  # type: ignore[attr-defined]
+    assert "Make it legal:" in answer.text  # type: ignore[attr-defined]
+
+
+def test_special_rules_are_offered_where_they_apply(client: TestClient) -> None:
+    roster_id = create_army(client, nation="poles")
+    add(client, roster_id, "medium_lancers")
+    page = client.get(f"/r/{roster_id}/edit").text
+    offered, _, more = page.partition('class="more-rules"')
+    assert 'id="u0-flag-knights"' in offered  # knights on horse
+    assert 'id="u0-flag-samurai"' in more and 'id="u0-flag-flemish"' in more
+
+
+def test_a_japanese_choice_says_its_table_18_standing(client: TestClient) -> None:
+    roster_id = create_army(client, nation="japan")
+    add(client, roster_id, "japanese_samurai")
+    page = client.get(f"/r/{roster_id}/edit").text
+    select = re.search(r'<select id="u0-troop-0".*?</select>', page, re.S)
+    assert select and "Table 18: yes" in select.group(0) and "Table 18: no" in select.group(0)
+    assert 'id="u0-flag-samurai"' in page.partition('class="more-rules"')[0]
+
+
+def test_broken_rules_come_first_and_kept_ones_fold(client: TestClient) -> None:
+    roster_id = create_army(client, nation="mongols")
+    add(client, roster_id, "heavy_foot_polearms")
+    page = client.get(f"/r/{roster_id}/edit").text
+    panel = page[page.index('id="rules-panel"'):]
+    first = re.search(r'<li class="check-(\w+)"', panel)
+    assert first and first.group(1) == "broken"
+    assert re.search(r'<details class="kept">\s*<summary>✓ Rules kept: \d+', panel)
+    assert 'href="#rules-panel" id="first-problem"' in page
+
+
+def test_my_rosters_show_the_rule_system_and_verdict_and_sort_by_them(
+        client: TestClient) -> None:
+    legal = create_army(client, name="Legal horde", nation="mongols")
+    for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
+        add(client, legal, preset)
+    broken = create_army(client, name="Broken horde", nation="mongols")
+    add(client, broken, "heavy_foot_polearms")
+    home = client.get("/?sort=verdict&dir=asc").text
+    rows = re.findall(r'<td class="verdict (ok|bad)">', home)
+    assert rows == ["bad", "ok"]  # not legal first, ascending
+    assert home.index("Broken horde") < home.index("Legal horde")
+    assert "<td>Chainmail" in home or ">Chainmail<" in home
+    descending = client.get("/?sort=verdict&dir=desc").text
+    assert descending.index("Legal horde") < descending.index("Broken horde")
