@@ -31,10 +31,34 @@ from tests.helpers.databases import BACKENDS, TEST_BACKEND, app_database, databa
 # of its own here; what it draws is only a spread of lifetimes.
 psycopg_pool.base.random = random.Random().random
 
+# What a MUSTER_TEST_BACKEND=postgresql run (CI's second pass) runs: the tests whose app is on
+# the backend that names. The others ran already in the first pass on exactly the same
+# databases: their own SQLite files, or both backends through the `backend` fixture (with
+# PostgreSQL required there, as CI requires it). A test that opens the app's database in its
+# body (app_database, TEST_BACKEND) says so with the `app_backend` mark.
+APP_BACKEND_FIXTURES = frozenset({"client", "live_server"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "app_backend: the app under test is on "
+                            "MUSTER_TEST_BACKEND's database (run again on PostgreSQL)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if TEST_BACKEND == "sqlite":
+        return
+    kept = [item for item in items if item.get_closest_marker("app_backend")
+            or APP_BACKEND_FIXTURES & set(getattr(item, "fixturenames", ()))]
+    if len(kept) < len(items):
+        chosen = set(kept)
+        config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
+        items[:] = kept
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with app_database(tmp_path) as url, TestClient(create_app(settings_for(url))) as test_client:
+    with app_database(tmp_path, migrated=True) as url, \
+            TestClient(create_app(settings_for(url))) as test_client:
         yield test_client
 
 

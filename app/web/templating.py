@@ -9,6 +9,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -154,6 +157,33 @@ def flag_boxes(prefix: str, names: dict[str, str], checked: list[str]) -> Markup
 
 env.globals["options"] = options
 env.globals["flag_boxes"] = flag_boxes
+
+# Parts of a share view already drawn, by what they show: (part, roster id, version,
+# language). A stored version never changes, so neither does its part of the page; drawing
+# the units, totals and rules was most of the view's time. Only what every reader of that
+# version sees goes in (the page's CSRF token and addresses stay outside). The last few
+# hundred are kept, a page or so of memory each.
+KEPT_PARTS = 256
+_kept: OrderedDict[tuple[Hashable, ...], Markup] = OrderedDict()
+_kept_lock = threading.Lock()  # pages are drawn in the server's worker threads
+
+
+def kept(*key: Hashable, caller: Callable[[], str]) -> Markup:
+    """`{% call kept("units", roster.id, roster.version, lang) %}…{% endcall %}`: the block
+    as drawn before for the same key, or drawn now and kept."""
+    with _kept_lock:
+        if (found := _kept.get(key)) is not None:
+            _kept.move_to_end(key)
+            return found
+    drawn = Markup(caller())
+    with _kept_lock:
+        _kept[key] = drawn
+        if len(_kept) > KEPT_PARTS:
+            _kept.popitem(last=False)
+    return drawn
+
+
+env.globals["kept"] = kept
 
 
 def is_htmx(request: Request) -> bool:

@@ -10,9 +10,12 @@ gives each of them a fresh schema and makes an unreachable server a failure, not
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import secrets
+import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +25,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from app.config import Settings
+from app.storage.db import make_engine, migrate
 
 POSTGRES_URL = os.environ.get("MUSTER_TEST_POSTGRES_URL",
                               "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -93,7 +97,28 @@ def database(backend: str, directory: Path) -> Iterator[str]:
 
 
 @contextmanager
-def app_database(directory: Path) -> Iterator[str]:
-    """An empty database for the app under test, on the backend MUSTER_TEST_BACKEND names."""
+def app_database(directory: Path, *, migrated: bool = False) -> Iterator[str]:
+    """An empty database for the app under test, on the backend MUSTER_TEST_BACKEND names.
+
+    `migrated`: on SQLite, a copy of one file migrated to head once for the whole run; the
+    app's migration on start then finds nothing to do (a tenth of a second a test, spent
+    once). The app's own migration from an empty database is what tests/integration checks.
+    """
+    if migrated and TEST_BACKEND == "sqlite":
+        shutil.copyfile(_migrated_sqlite_file(), directory / "muster.db")
+        yield sqlite_url(directory)
+        return
     with database(TEST_BACKEND, directory) as url:
         yield url
+
+
+@functools.cache
+def _migrated_sqlite_file() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="muster-migrated-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    engine = make_engine(settings_for(sqlite_url(folder)))
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()  # the last connection closed: the WAL is written into the file
+    return folder / "muster.db"

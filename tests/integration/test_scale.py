@@ -113,6 +113,7 @@ def large_roster(units: int = 400) -> dict[str, Any]:
     return document
 
 
+@pytest.mark.app_backend
 def test_a_request_in_flight_when_sigterm_arrives_still_gets_its_answer(tmp_path: Path) -> None:
     document = large_roster()
     body = json.dumps(document, ensure_ascii=False).encode()
@@ -209,6 +210,7 @@ def test_a_server_cut_off_from_its_database_answers_503_and_recovers_by_itself(
             assert api.headers["x-request-id"] in failed and failed <= warned
 
 
+@pytest.mark.app_backend
 def test_the_request_log_of_a_real_server_has_one_line_per_request(tmp_path: Path) -> None:
     with app_database(tmp_path) as url, \
             running_server(url, tmp_path, muster=True, env={"MUSTER_LOG_FORMAT": "plain"}) as s:

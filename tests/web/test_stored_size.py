@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from tests.helpers.databases import app_database, settings_for, sqlite_url
 
+# The app is on the database MUSTER_TEST_BACKEND names (app_database).
+pytestmark = pytest.mark.app_backend
 LIMIT = 8192  # bytes a request may carry here
 
 
