@@ -31,10 +31,8 @@ from app.config import Settings
 log = logging.getLogger("muster.db")
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
-# Execution options a session's connection carries when its transaction is going to write,
-# and when it only reads (see transaction).
+# Execution option a session's connection carries when its transaction is going to write.
 WRITER = "muster_writer"
-READER = "muster_reader"
 # Any constant: concurrent starters on PostgreSQL queue on this lock instead of racing the DDL.
 _MIGRATION_LOCK = 0x6D75737465
 # What a request meets when the database is down, cut off, or too busy to hand out a
@@ -95,10 +93,8 @@ def _sqlite_engine(settings: Settings) -> Engine:
     def _begin(connection: Connection) -> None:
         # A writer takes the write lock at once: two writers that both read first would
         # otherwise deadlock upgrading their read locks (SQLITE_BUSY, not waited for).
-        options = connection.get_execution_options()
-        if options.get(READER):
-            return  # each statement reads on its own, as on PostgreSQL (see transaction)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITER) else "BEGIN")
+        writes = connection.get_execution_options().get(WRITER)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
     return engine
 
@@ -123,13 +119,9 @@ def transaction(session: Session, *, write: bool = False) -> Iterator[None]:
     elif session.get_bind().dialect.name != "sqlite":
         # Reads here are one statement each (or tolerate a write between two): without a
         # transaction they cost one round trip to the server, not three (BEGIN, the read,
-        # COMMIT).
+        # COMMIT). SQLite's transactions cost no round trip, and its connections are set up
+        # to have SQLAlchemy begin them (see _sqlite_engine).
         session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-    else:
-        # The same on SQLite, whose driver lets go of the interpreter lock for every
-        # statement: a BEGIN of its own made each read wait for the lock once more (under
-        # load, a tenth of a roster's read). _begin leaves such a transaction unbegun.
-        session.connection(execution_options={READER: True})
     try:
         yield
         session.commit()
