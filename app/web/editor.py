@@ -40,6 +40,7 @@ from app.web.pages import (
     page,
     roster_context,
 )
+from app.web.templating import is_htmx
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
 # An edit link's key, from the link to the editor's page that exchanges it (see editor).
@@ -162,7 +163,13 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
     # Back from "Restore" (its redirect): said once, where the keyboard's focus starts.
     context["restored"] = request.query_params.get("restored") == "1"
     context["undo_to"] = _undo_chain(request, stored.version)
-    response = page(request, "rosters/edit.html", context)
+    asked = request.query_params.get("suggest") == "1" and "suggest" in context
+    if asked:
+        context["suggestion"] = context["suggest"]()
+    # "Make it legal" asked for by htmx: its part of the page alone.
+    name = f"{context['system']}/_make_legal.html" if asked and is_htmx(request) \
+        else "rosters/edit.html"
+    response = page(request, name, context)
     # The editor may show the edit key (once, after creation or a new link), and is this
     # browser's own: no cache, the browser's disk or back-forward cache included, keeps it.
     response.headers["Cache-Control"] = "no-store"

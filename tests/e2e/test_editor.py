@@ -83,6 +83,9 @@ def test_a_legal_300_point_mongol_army_from_its_presets_and_make_it_legal(
     expect(first_rule).to_have_class(re.compile("check-(broken|warning)"))
     expect(page.locator("#rules-panel details.kept > summary")).to_be_visible()
     version = int(page.locator("#roster-version").inner_text())
+    # Found when asked for: one tap, then the changes and the button that makes them.
+    with page.expect_response(lambda r: "suggest=1" in r.url):
+        page.locator("#suggest-button").click()
     changes = page.locator("#make-legal .changes li")
     expect(changes.first).to_be_visible()
     width = page.viewport_size["width"] if page.viewport_size else 0

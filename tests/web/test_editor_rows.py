@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.test_pages import create_army, document, edit, version_of
@@ -21,6 +22,9 @@ def test_make_it_legal_is_one_new_version_that_undo_takes_back(client: TestClien
     edit(client, roster_id, op="update_unit", unit="0", unit_name="", figures_0="40",
          troop_0="light_horse", weapon_0="bow")
     page = client.get(f"/r/{roster_id}/edit").text
+    # Offered, and found only when asked for: the search is not run for every change.
+    assert 'id="suggest-button"' in page and "Make these changes" not in page
+    page = client.get(f"/r/{roster_id}/edit?suggest=1").text
     assert 'id="make-legal"' in page and "Make these changes" in page
     before = version_of(client, roster_id)
     answer = edit(client, roster_id, htmx=True, op="make_legal")
@@ -36,7 +40,7 @@ def test_make_it_legal_is_one_new_version_that_undo_takes_back(client: TestClien
 def test_make_it_legal_says_why_when_no_change_of_figures_can(client: TestClient) -> None:
     roster_id = create_army(client, nation="mongols", limit="1")
     add(client, roster_id, "steppe_horse_archers")
-    page = client.get(f"/r/{roster_id}/edit").text
+    page = client.get(f"/r/{roster_id}/edit?suggest=1").text
     assert "No change of figures makes this list legal" in page
     answer = edit(client, roster_id, htmx=True, op="make_legal")
     assert answer.status_code == 422  # type: ignore[attr-defined]
@@ -86,3 +90,40 @@ def test_my_rosters_show_the_rule_system_and_verdict_and_sort_by_them(
     assert "<td>Chainmail" in home or ">Chainmail<" in home
     descending = client.get("/?sort=verdict&dir=desc").text
     assert descending.index("Legal horde") < descending.index("Broken horde")
+
+
+def test_htmx_asking_for_the_suggestion_gets_its_part_of_the_page_alone(
+        client: TestClient) -> None:
+    roster_id = create_army(client, nation="mongols", limit="300")
+    add(client, roster_id, "steppe_horse_archers")
+    edit(client, roster_id, op="update_unit", unit="0", unit_name="", figures_0="80",
+         troop_0="light_horse", weapon_0="bow")
+    answer = client.get(f"/r/{roster_id}/edit?suggest=1&lang=ru", headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    assert answer.text.lstrip().startswith('<div class="make-legal" id="make-legal">')
+    assert "Внести эти изменения" in answer.text and "<html" not in answer.text
+    assert answer.headers["Cache-Control"] == "no-store"
+
+
+def test_a_legal_list_is_offered_nothing_to_make_legal(client: TestClient) -> None:
+    roster_id = create_army(client, nation="mongols", limit="300")
+    add(client, roster_id, "steppe_horse_archers")
+    assert edit(client, roster_id, op="make_legal").status_code == 303  # type: ignore[attr-defined]
+    page = client.get(f"/r/{roster_id}/edit?suggest=1").text
+    assert 'class="verdict ok"' in page and 'id="make-legal"' not in page
+
+
+def test_the_share_view_neither_offers_nor_searches_for_a_suggestion(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    roster_id = create_army(client, nation="mongols", limit="300")
+    add(client, roster_id, "steppe_horse_archers")
+    edit(client, roster_id, op="update_unit", unit="0", unit_name="", figures_0="80",
+         troop_0="light_horse", weapon_0="bow")
+
+    def searched(*_args: object) -> None:
+        raise AssertionError("the share view ran the search")
+
+    monkeypatch.setattr("app.domain.chainmail.make_legal.make_legal", searched)
+    page = client.get(f"/r/{roster_id}")
+    assert page.status_code == 200 and "check-broken" in page.text
+    assert 'id="make-legal"' not in page.text

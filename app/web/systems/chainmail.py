@@ -237,7 +237,7 @@ def unit_standing(nation: str, unit: dict[str, Any]) -> str:
 
 def _suggestion(doc: Document, result: dict[str, Any], lang: Lang) -> legal.Suggestion | None:
     """What "Make it legal" would change: only for a list that breaks a rule (a legal one
-    has nothing to change, and the solver is not run for every change of it)."""
+    has nothing to change)."""
     if result.get("valid", True) or not doc["units"]:
         return None
     return legal.make_legal(ChainmailRoster.model_validate(doc), lang)
@@ -253,4 +253,6 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
             "flags_for": lambda unit: applicable_flags(nation, unit), "flag_names": flag_names,
             "with_standing": has_standing(nation),
             "standing_options": lambda *args, **kw: standing_options(nation, *args, **kw),
-            "suggestion": _suggestion(doc, result, lang)}
+            # Asked for, not drawn with every page: the solver takes longer than all the rest
+            # of a change (the editor's `?suggest=1`, web/editor.py).
+            "suggest": lambda: _suggestion(doc, result, lang)}
