@@ -26,7 +26,7 @@ from app.deps import (
     not_found,
     refusal,
 )
-from app.domain import RULESETS, RosterDocument
+from app.domain import RosterDocument
 from app.domain.base import Lang
 from app.domain.text import tr
 from app.errors import refusal_body
@@ -35,6 +35,7 @@ from app.http.cross_site import CROSS_SITE_ANSWER
 from app.schemas import Failure, ValidationFailure
 from app.services import creation_limit, revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
+from app.services.judgements import judgement
 from app.services.records import MAX_VERSION, StoredRoster
 from app.storage.tables import (
     RevisionPublic,
@@ -93,12 +94,11 @@ def edit_url(roster_id: str, key: str, base: str = "") -> str:
 
 def public(roster: StoredRoster, lang: Lang, base: str = "") -> dict[str, Any]:
     """A stored roster as the API answers it, its link starting with `base` (site())."""
-    system = RULESETS[roster.ruleset]
     copied_from = None
     if roster.copied_from_id is not None and roster.copied_from_version is not None:
         copied_from = {"id": roster.copied_from_id, "version": roster.copied_from_version}
     return {"id": roster.id, "version": roster.version, "view_url": view_url(roster.id, base),
-            "document": roster.document, "result": system.evaluate(roster.document, lang).result,
+            "document": roster.document, "result": judgement(roster, lang).result,
             "created_at": roster.created_at, "updated_at": roster.updated_at,
             "copied_from": copied_from}
 
@@ -170,8 +170,8 @@ def read_roster(request: Request, roster_id: RosterId, session: SessionDep, resp
     # Answered as JSON already, not validated into RosterPublic again: its parts are the
     # stored document, validated when stored, and the rules' result, built in that shape
     # (tests/unit holds it to PricedResult). That validation was most of the read's time.
-    return JSONResponse(_STORED.dump_python(public(roster, lang, site(request)), mode="json"),
-                        headers=cache)
+    return Response(_STORED.dump_json(public(roster, lang, site(request))),
+                    media_type="application/json", headers=cache)
 
 
 @router.put("/{roster_id}", response_model=RosterPublic, dependencies=[Depends(json_body)],

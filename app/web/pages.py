@@ -33,6 +33,7 @@ from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
+from app.services.judgements import judgement
 from app.services.records import StoredRoster
 from app.storage.db import open_session
 from app.web import editing, i18n
@@ -277,7 +278,7 @@ def roster_context(request: Request, stored: StoredRoster,
     language, when the caller has it already."""
     lang = i18n.request_lang(request)
     system = RULESETS[stored.ruleset]
-    evaluation = evaluation or system.evaluate(stored.document, lang)
+    evaluation = evaluation or judgement(stored, lang)
     catalogue = system.catalogue()
     doc = stored.document.model_dump(mode="json")
     return {

@@ -9,8 +9,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +25,7 @@ from starlette.types import Scope
 
 from app.domain import RULESETS
 from app.domain.base import decimal_text
+from app.recent import Recent
 from app.web import i18n
 
 # A page differs by these: htmx's fragments, the language, the browser's cookies.
@@ -163,24 +162,13 @@ env.globals["flag_boxes"] = flag_boxes
 # the units, totals and rules was most of the view's time. Only what every reader of that
 # version sees goes in (the page's CSRF token and addresses stay outside). The last few
 # hundred are kept, a page or so of memory each.
-KEPT_PARTS = 256
-_kept: OrderedDict[tuple[Hashable, ...], Markup] = OrderedDict()
-_kept_lock = threading.Lock()  # pages are drawn in the server's worker threads
+KEPT_PARTS: Recent[Markup] = Recent(256)
 
 
 def kept(*key: Hashable, caller: Callable[[], str]) -> Markup:
     """`{% call kept("units", roster.id, roster.version, lang) %}…{% endcall %}`: the block
     as drawn before for the same key, or drawn now and kept."""
-    with _kept_lock:
-        if (found := _kept.get(key)) is not None:
-            _kept.move_to_end(key)
-            return found
-    drawn = Markup(caller())
-    with _kept_lock:
-        _kept[key] = drawn
-        if len(_kept) > KEPT_PARTS:
-            _kept.popitem(last=False)
-    return drawn
+    return KEPT_PARTS.get(key, lambda: Markup(caller()))
 
 
 env.globals["kept"] = kept

@@ -1,0 +1,23 @@
+"""A stored version's evaluation (priced and judged), made once per language and kept.
+
+A version never changes, so neither does its evaluation: the API's read, the share view and
+the editor's page of the same version share one, keyed by (roster id, version, language). A
+new version is a new key; the rules' code changes only with a restart, which empties it.
+"""
+
+from __future__ import annotations
+
+from app.domain import RULESETS
+from app.domain.base import Lang
+from app.domain.system import Evaluation
+from app.recent import Recent
+from app.services.records import StoredRoster
+
+# Evaluations are a few KB each: a few hundred rosters read often stay made.
+_EVALUATIONS: Recent[Evaluation] = Recent(512)
+
+
+def judgement(roster: StoredRoster, lang: Lang) -> Evaluation:
+    """The stored roster priced and judged in `lang`. Read it; never change it."""
+    return _EVALUATIONS.get((roster.id, roster.version, lang),
+                            lambda: RULESETS[roster.ruleset].evaluate(roster.document, lang))

@@ -1,0 +1,74 @@
+"""A stored version is priced and judged once per language and the evaluation kept: reading it
+again costs no evaluation, and a change, another language or another roster is evaluated anew."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.domain import RULESETS
+from app.recent import Recent
+from tests.helpers.documents import army
+
+
+@pytest.fixture
+def evaluations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Each evaluation made: (roster name, language)."""
+    made: list[tuple[str, str]] = []
+    system = RULESETS["chainmail"]
+    evaluate = system.evaluate
+
+    def counted(document: Any, lang: str) -> Any:
+        made.append((document.name, lang))
+        return evaluate(document, lang)
+
+    monkeypatch.setitem(RULESETS, "chainmail", replace(system, evaluate=counted))
+    return made
+
+
+def test_a_version_read_again_is_not_evaluated_again(
+        client: TestClient, evaluations: list[tuple[str, str]]) -> None:
+    roster = client.post("/api/v1/rosters", json=army("Орда")).json()
+    assert ("Орда", "en") in evaluations  # for the creation and its answer
+    evaluations.clear()
+    first = client.get(f"/api/v1/rosters/{roster['id']}").json()
+    assert first["result"] == roster["result"]
+    assert client.get(f"/api/v1/rosters/{roster['id']}").json() == first
+    assert client.get(f"/r/{roster['id']}").status_code == 200
+    assert evaluations == []
+    client.get(f"/api/v1/rosters/{roster['id']}?lang=ru")
+    assert client.get(f"/r/{roster['id']}?lang=ru").status_code == 200
+    assert evaluations == [("Орда", "ru")]
+
+
+def test_a_change_is_judged_anew(client: TestClient, evaluations: list[tuple[str, str]]) -> None:
+    roster = client.post("/api/v1/rosters", json=army("Орда", nation="generic")).json()
+    before = client.get(f"/api/v1/rosters/{roster['id']}").json()
+    changed = army("Орда", nation="generic")
+    changed["points_limit"] = 1
+    answer = client.put(f"/api/v1/rosters/{roster['id']}", json=changed, headers={
+        "Authorization": f"Bearer {roster['edit_key']}", "If-Match": '"v1"'})
+    assert answer.status_code == 200
+    after = client.get(f"/api/v1/rosters/{roster['id']}").json()
+    assert before["result"]["valid"] and not after["result"]["valid"]
+    assert after["result"]["points_limit"] == 1
+
+
+def test_the_least_recently_used_goes_first_and_no_more_than_its_size_stay() -> None:
+    made: list[str] = []
+    recent: Recent[str] = Recent(2)
+
+    def make(key: str) -> str:
+        made.append(key)
+        return key.upper()
+
+    assert recent.get("a", lambda: make("a")) == "A"
+    recent.get("b", lambda: make("b"))
+    assert recent.get("a", lambda: make("a")) == "A"  # kept, and now the most recent
+    recent.get("c", lambda: make("c"))  # "b" goes
+    recent.get("a", lambda: make("a"))
+    recent.get("b", lambda: make("b"))
+    assert made == ["a", "b", "c", "b"]
