@@ -3,6 +3,9 @@ previous head, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,8 +18,16 @@ from sqlmodel import Session, SQLModel
 
 import app.storage.tables  # noqa: F401  (the tables compared against)
 from app.services import devices, revisions, rosters
-from app.storage.db import alembic_config, current_revision, make_engine, migrate
+from app.storage.db import (
+    alembic_config,
+    current_revision,
+    make_engine,
+    migrate,
+    schema_connection,
+)
 from tests.helpers.databases import settings_for, sqlite_url
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -96,7 +107,7 @@ def test_downgrading_to_the_previous_head_and_back_works(empty: Engine) -> None:
 
     previous, head = heads()
     migrate(empty)
-    with empty.begin() as connection:
+    with schema_connection(empty) as connection, connection.begin():
         command.downgrade(alembic_config(connection), previous)
     assert current_revision(empty) == previous
     migrate(empty)
@@ -124,3 +135,34 @@ def _army() -> object:
     from tests.helpers.documents import army
 
     return TypeAdapter(RosterDocument).validate_python(army())  # type: ignore[arg-type]
+
+
+def test_the_alembic_command_line_keeps_the_history_through_rebuilt_tables(
+        tmp_path: Path) -> None:
+    """`alembic upgrade` / `downgrade` connect by themselves: on SQLite they too must keep
+    foreign keys off while a migration rebuilds the roster table (0002 does, both ways), or
+    dropping its old copy cascades to every revision."""
+    url = sqlite_url(tmp_path)
+    engine = make_engine(settings_for(url))
+    document = ('{"name": "Войско", "ruleset": "chainmail", "nation": "generic", '
+                '"points_limit": 300, "units": [], "engines": []}')
+    try:
+        migrate(engine, "0001")
+        with engine.begin() as connection:
+            connection.execute(text(
+                "INSERT INTO roster (id, edit_key_hash, version, document, name, ruleset, "
+                "total, valid, created_at, updated_at) VALUES ('oldroster0000000', '0', 1, "
+                ":doc, 'Войско', 'chainmail', 0, true, :now, :now)"),
+                {"doc": document, "now": "2024-05-01 10:00:00"})
+            connection.execute(text(
+                "INSERT INTO revision (roster_id, version, created_at, document) "
+                "VALUES ('oldroster0000000', 1, :now, :doc)"),
+                {"doc": document, "now": "2024-05-01 10:00:00"})
+        for step in (["upgrade", "head"], ["downgrade", "0001"]):
+            subprocess.run([sys.executable, "-m", "alembic", *step], cwd=ROOT, check=True,
+                           env={**os.environ, "DATABASE_URL": url}, capture_output=True)
+            with engine.connect() as connection:
+                kept = connection.execute(text("SELECT count(*) FROM revision")).scalar()
+            assert kept == 1, step
+    finally:
+        engine.dispose()
