@@ -3,6 +3,7 @@ previous head, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -135,6 +136,88 @@ def _army() -> object:
     from tests.helpers.documents import army
 
     return TypeAdapter(RosterDocument).validate_python(army())  # type: ignore[arg-type]
+
+
+# 0006: the verdict in three words, worked out from each stored document by the rule systems.
+def _generic(flags: list[str], figures: int = 10) -> str:
+    return ('{"name": "Войско", "ruleset": "chainmail", "nation": "generic", '
+            '"points_limit": 300, "historical": true, "units": [{"name": "Кешиг", '
+            f'"flags": {json.dumps(flags)}, "lines": [{{"troop": "medium_horse", '
+            f'"figures": {figures}, "weapon": "lance"}}]}}], "engines": []}}')
+
+
+# Rows as 0005 held them: (id, document, valid). The warning-only army was stored as valid,
+# which said nothing of its warning; a document that no longer reads keeps what valid said.
+OLD_ROWS = [("legal00000000000", _generic(["commander"]), True),
+            ("warnings00000000", _generic([]), True),
+            ("broken0000000000", _generic(["commander"], figures=100), False),
+            ("unreadable000000", '{"ruleset": "chainmail"}', False),
+            ("unreadable000001", "not json", True)]
+OLD_VERDICTS = {"legal00000000000": "legal", "warnings00000000": "warnings",
+                "broken0000000000": "broken", "unreadable000000": "broken",
+                "unreadable000001": "legal"}
+
+
+def _insert_at_0005(engine: Engine, rows: list[tuple[str, str, bool]]) -> None:
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO roster (id, edit_key_hash, version, document, name, search_name, "
+            "ruleset, nation, total, points_limit, valid, created_at, updated_at) VALUES "
+            "(:id, '0', 1, :doc, 'Войско', 'войско', 'chainmail', 'generic', 0, 300, :valid, "
+            ":now, :now)"),
+            [{"id": i, "doc": doc, "valid": valid, "now": "2026-11-01 10:00:00"}
+             for i, doc, valid in rows])
+        connection.execute(text(
+            "INSERT INTO revision (roster_id, version, created_at, document) "
+            "VALUES (:id, 1, :now, :doc)"),
+            [{"id": i, "doc": doc, "now": "2026-11-01 10:00:00"} for i, doc, _ in rows])
+
+
+def _column(engine: Engine, name: str) -> dict[str, object]:
+    with engine.connect() as connection:
+        return dict(connection.execute(text(f"SELECT id, {name} FROM roster")).all())  # type: ignore[arg-type]
+
+
+def _downgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
+    with schema_connection(engine) as connection, connection.begin():
+        command.downgrade(alembic_config(connection), revision)
+
+
+def test_upgrading_to_0006_judges_every_stored_roster(empty: Engine) -> None:
+    migrate(empty, "0005")
+    _insert_at_0005(empty, OLD_ROWS)
+    migrate(empty, "0006")
+    assert _column(empty, "verdict") == OLD_VERDICTS
+
+
+def test_upgrading_to_0006_judges_past_one_batch(empty: Engine) -> None:
+    batch = ScriptDirectory.from_config(alembic_config()).get_revision("0006").module.BATCH
+    migrate(empty, "0005")
+    # One more row than a batch, the last of them (by id) the only broken one.
+    rows = [(f"legal{n:011d}", _generic(["commander"]), True) for n in range(batch)]
+    _insert_at_0005(empty, [*rows, ("zbroken000000000", _generic([], figures=100), False)])
+    migrate(empty, "0006")
+    verdicts = _column(empty, "verdict")
+    assert len(verdicts) == batch + 1
+    assert verdicts.pop("zbroken000000000") == "broken"
+    assert set(verdicts.values()) == {"legal"}
+
+
+def test_downgrading_from_0006_gives_valid_back_and_keeps_the_history(empty: Engine) -> None:
+    migrate(empty, "0005")
+    _insert_at_0005(empty, OLD_ROWS)
+    migrate(empty, "0006")
+    _downgrade(empty, "0005")
+    assert current_revision(empty) == "0005"
+    assert {i: bool(v) for i, v in _column(empty, "valid").items()} == {
+        i: verdict != "broken" for i, verdict in OLD_VERDICTS.items()}
+    with empty.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM revision")).scalar() == len(OLD_ROWS)
+    migrate(empty, "0006")
+    assert _column(empty, "verdict") == OLD_VERDICTS
+
 
 
 def test_the_alembic_command_line_keeps_the_history_through_rebuilt_tables(
