@@ -12,7 +12,7 @@ from sqlmodel import SQLModel
 
 import app.storage.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 from app.config import get_settings
-from app.storage.db import make_engine
+from app.storage.db import make_engine, schema_connection
 
 config = context.config
 target_metadata = SQLModel.metadata
@@ -41,7 +41,8 @@ def run_online() -> None:
         return
     engine = make_engine(get_settings())
     try:
-        with engine.connect() as own:
+        # As `muster migrate`: on SQLite a rebuilt table must not cascade (schema_connection).
+        with schema_connection(engine) as own:
             run_with(own)
             own.commit()
     finally:

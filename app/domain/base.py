@@ -7,6 +7,7 @@ Nothing here knows about a particular game, the web or the database.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -31,6 +32,24 @@ class Status(StrEnum):
     kept = "kept"
     warning = "warning"
     broken = "broken"
+
+
+class Verdict(StrEnum):
+    """A roster's standing in one word, as "my rosters" shows and sorts it (and the roster
+    table stores it): broken by an error, else legal with warnings, else legal."""
+
+    legal = "legal"
+    warnings = "warnings"
+    broken = "broken"
+
+
+def verdict_of(severities: Iterable[Severity | str]) -> Verdict:
+    """The verdict of a roster whose unkept rules have these severities (info counts as
+    nothing: it is no rule)."""
+    found = {Severity(s) for s in severities}
+    if Severity.error in found:
+        return Verdict.broken
+    return Verdict.warnings if Severity.warning in found else Verdict.legal
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.domain.base import Issue, Lang, RuleCheck
+from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,11 @@ class Evaluation:
     @property
     def issues(self) -> list[Issue]:
         return [c.issue for c in self.checks if not c.holds]
+
+    @property
+    def verdict(self) -> Verdict:
+        """From the result's issues, as its `valid` is: broken exactly when not valid."""
+        return verdict_of(issue["severity"] for issue in self.result["issues"])
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from app.domain.base import Verdict
 from app.services.errors import EditRefused, RosterDeleted, UnknownDevice
 from app.services.reads import _EDITABLE, _live, _RosterRow, _stored, _utc, digest, searched
 from app.services.records import RESTORE_DAYS, StoredRoster
@@ -50,7 +51,7 @@ class MyRoster:
     points_limit: int | None
     updated_at: datetime
     can_edit: bool
-    valid: bool = True  # every rule that is an error kept (warnings are not stored)
+    verdict: Verdict = Verdict.legal
 
 
 @dataclass(frozen=True)
@@ -249,17 +250,23 @@ def _lock_devices(session: Session, which: Any) -> None:
                  .with_for_update()).all()
 
 
+# Ascending: broken, then legal with warnings, then legal; descending the other way round.
+_VERDICT_RANK = case({Verdict.broken.value: 0, Verdict.warnings.value: 1,
+                      Verdict.legal.value: 2}, value=col(Roster.verdict))
+
+
 def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str = "updated",
                descending: bool = True) -> list[MyRoster]:
     """The live rosters this device opened, filtered by name and sorted."""
-    order_by = {"name": Roster.search_name, "ruleset": Roster.ruleset, "nation": Roster.nation,
-                "points": Roster.total, "verdict": Roster.valid, "updated": Roster.updated_at}
+    order_by = {"name": col(Roster.search_name), "ruleset": col(Roster.ruleset),
+                "nation": col(Roster.nation), "points": col(Roster.total),
+                "verdict": _VERDICT_RANK, "updated": col(Roster.updated_at)}
     if sort not in order_by:
         raise ValueError(f"sort must be one of {', '.join(SORT_KEYS)}, not {sort!r}")
-    column = col(order_by[sort])
+    column = order_by[sort]
     statement = (
         select(Roster.id, Roster.name, Roster.ruleset, Roster.nation, Roster.total,
-               Roster.points_limit, Roster.updated_at, DeviceRoster.can_edit, Roster.valid)
+               Roster.points_limit, Roster.updated_at, DeviceRoster.can_edit, Roster.verdict)
         .join(DeviceRoster, col(DeviceRoster.roster_id) == Roster.id)
         .where(DeviceRoster.device_id == device_id, col(Roster.deleted_at).is_(None))
         .order_by((column.desc() if descending else column.asc()).nulls_last(), col(Roster.id)))
@@ -270,7 +277,7 @@ def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str =
         rows = session.exec(statement).all()
         return [MyRoster(id=r[0], name=r[1], ruleset=r[2], nation=r[3], total=float(r[4]),
                          points_limit=r[5], updated_at=_utc(r[6]), can_edit=bool(r[7]),
-                         valid=bool(r[8]))
+                         verdict=Verdict(r[8]))
                 for r in rows]
 
 

@@ -90,7 +90,8 @@ def _document(document: Any) -> BaseModel:
     return _DOCUMENT.validate_python(document)
 
 
-SUMMARY_COLUMNS = ("name", "search_name", "ruleset", "nation", "total", "points_limit", "valid")
+SUMMARY_COLUMNS = ("name", "search_name", "ruleset", "nation", "total", "points_limit",
+                   "verdict")
 
 
 def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[str, Any]:
@@ -100,7 +101,8 @@ def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[
     system = get_ruleset(ruleset)
     if system is None:  # the document type only admits known rule systems
         raise ValueError(f"unknown ruleset {ruleset!r}")
-    result = (evaluation or system.evaluate(document, "en")).result
+    evaluation = evaluation or system.evaluate(document, "en")
+    result = evaluation.result
     name = _column_text(str(document.name))  # type: ignore[attr-defined]
     return {
         "name": name[:NAME_LENGTH],
@@ -109,7 +111,7 @@ def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[
         "nation": getattr(document, "nation", None),
         "total": float(result["total"]),
         "points_limit": result["points_limit"],
-        "valid": bool(result["valid"]),
+        "verdict": evaluation.verdict.value,
     }
 
 

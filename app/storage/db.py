@@ -137,28 +137,36 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
-def migrate(engine: Engine, revision: str = "head") -> None:
-    """Upgrade the schema to `revision` in one transaction, one migrator at a time."""
+@contextlib.contextmanager
+def schema_connection(engine: Engine) -> Iterator[Connection]:
+    """A connection to change the schema on: on SQLite with foreign keys off, and on again
+    after. Batch migrations rebuild a table, and dropping its old copy with them on would
+    cascade: a rebuilt roster table would take every revision and "my rosters" with it. The
+    pragma only takes effect outside a transaction, hence on the raw driver connection."""
     with engine.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"
         if sqlite:
-            # Batch migrations rebuild tables; dropping the old copy must not cascade. The pragma
-            # only takes effect outside a transaction, hence on the raw driver connection.
-            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = OFF")
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[union-attr]
         try:
-            connection.execution_options(**{WRITER: True})
-            with connection.begin():
-                if connection.dialect.name == "postgresql":
-                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                                       {"key": _MIGRATION_LOCK})
-                command.upgrade(alembic_config(connection), revision)
-                if sqlite:
-                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
-                    if broken:
-                        raise RuntimeError(f"migration left broken foreign keys: {broken[:5]}")
+            yield connection
         finally:
             if sqlite:
-                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = ON")
+                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys = ON")  # type: ignore[union-attr]
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to `revision` in one transaction, one migrator at a time."""
+    with schema_connection(engine) as connection:
+        connection.execution_options(**{WRITER: True})
+        with connection.begin():
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                   {"key": _MIGRATION_LOCK})
+            command.upgrade(alembic_config(connection), revision)
+            if connection.dialect.name == "sqlite":
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                if broken:
+                    raise RuntimeError(f"migration left broken foreign keys: {broken[:5]}")
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -51,7 +51,8 @@ class Roster(SQLModel, table=True):
     nation: str | None = Field(default=None, sa_type=String(32))
     total: float = Field(sa_type=Double)
     points_limit: int | None = Field(default=None, sa_type=Integer)
-    valid: bool = Field(sa_type=Boolean)
+    verdict: str = Field(sa_type=String(8),
+                         description='app.domain.base.Verdict: "legal", "warnings" or "broken"')
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(sa_type=DateTime(timezone=True))
     deleted_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True), index=True)

@@ -3,6 +3,10 @@ previous head, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,8 +19,16 @@ from sqlmodel import Session, SQLModel
 
 import app.storage.tables  # noqa: F401  (the tables compared against)
 from app.services import devices, revisions, rosters
-from app.storage.db import alembic_config, current_revision, make_engine, migrate
+from app.storage.db import (
+    alembic_config,
+    current_revision,
+    make_engine,
+    migrate,
+    schema_connection,
+)
 from tests.helpers.databases import settings_for, sqlite_url
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -96,7 +108,7 @@ def test_downgrading_to_the_previous_head_and_back_works(empty: Engine) -> None:
 
     previous, head = heads()
     migrate(empty)
-    with empty.begin() as connection:
+    with schema_connection(empty) as connection, connection.begin():
         command.downgrade(alembic_config(connection), previous)
     assert current_revision(empty) == previous
     migrate(empty)
@@ -124,3 +136,116 @@ def _army() -> object:
     from tests.helpers.documents import army
 
     return TypeAdapter(RosterDocument).validate_python(army())  # type: ignore[arg-type]
+
+
+# 0006: the verdict in three words, worked out from each stored document by the rule systems.
+def _generic(flags: list[str], figures: int = 10) -> str:
+    return ('{"name": "Войско", "ruleset": "chainmail", "nation": "generic", '
+            '"points_limit": 300, "historical": true, "units": [{"name": "Кешиг", '
+            f'"flags": {json.dumps(flags)}, "lines": [{{"troop": "medium_horse", '
+            f'"figures": {figures}, "weapon": "lance"}}]}}], "engines": []}}')
+
+
+# Rows as 0005 held them: (id, document, valid). The warning-only army was stored as valid,
+# which said nothing of its warning; a document that no longer reads keeps what valid said.
+OLD_ROWS = [("legal00000000000", _generic(["commander"]), True),
+            ("warnings00000000", _generic([]), True),
+            ("broken0000000000", _generic(["commander"], figures=100), False),
+            ("unreadable000000", '{"ruleset": "chainmail"}', False),
+            ("unreadable000001", "not json", True)]
+OLD_VERDICTS = {"legal00000000000": "legal", "warnings00000000": "warnings",
+                "broken0000000000": "broken", "unreadable000000": "broken",
+                "unreadable000001": "legal"}
+
+
+def _insert_at_0005(engine: Engine, rows: list[tuple[str, str, bool]]) -> None:
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO roster (id, edit_key_hash, version, document, name, search_name, "
+            "ruleset, nation, total, points_limit, valid, created_at, updated_at) VALUES "
+            "(:id, '0', 1, :doc, 'Войско', 'войско', 'chainmail', 'generic', 0, 300, :valid, "
+            ":now, :now)"),
+            [{"id": i, "doc": doc, "valid": valid, "now": "2026-11-01 10:00:00"}
+             for i, doc, valid in rows])
+        connection.execute(text(
+            "INSERT INTO revision (roster_id, version, created_at, document) "
+            "VALUES (:id, 1, :now, :doc)"),
+            [{"id": i, "doc": doc, "now": "2026-11-01 10:00:00"} for i, doc, _ in rows])
+
+
+def _column(engine: Engine, name: str) -> dict[str, object]:
+    with engine.connect() as connection:
+        return dict(connection.execute(text(f"SELECT id, {name} FROM roster")).all())  # type: ignore[arg-type]
+
+
+def _downgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
+    with schema_connection(engine) as connection, connection.begin():
+        command.downgrade(alembic_config(connection), revision)
+
+
+def test_upgrading_to_0006_judges_every_stored_roster(empty: Engine) -> None:
+    migrate(empty, "0005")
+    _insert_at_0005(empty, OLD_ROWS)
+    migrate(empty, "0006")
+    assert _column(empty, "verdict") == OLD_VERDICTS
+
+
+def test_upgrading_to_0006_judges_past_one_batch(empty: Engine) -> None:
+    batch = ScriptDirectory.from_config(alembic_config()).get_revision("0006").module.BATCH
+    migrate(empty, "0005")
+    # One more row than a batch, the last of them (by id) the only broken one.
+    rows = [(f"legal{n:011d}", _generic(["commander"]), True) for n in range(batch)]
+    _insert_at_0005(empty, [*rows, ("zbroken000000000", _generic([], figures=100), False)])
+    migrate(empty, "0006")
+    verdicts = _column(empty, "verdict")
+    assert len(verdicts) == batch + 1
+    assert verdicts.pop("zbroken000000000") == "broken"
+    assert set(verdicts.values()) == {"legal"}
+
+
+def test_downgrading_from_0006_gives_valid_back_and_keeps_the_history(empty: Engine) -> None:
+    migrate(empty, "0005")
+    _insert_at_0005(empty, OLD_ROWS)
+    migrate(empty, "0006")
+    _downgrade(empty, "0005")
+    assert current_revision(empty) == "0005"
+    assert {i: bool(v) for i, v in _column(empty, "valid").items()} == {
+        i: verdict != "broken" for i, verdict in OLD_VERDICTS.items()}
+    with empty.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM revision")).scalar() == len(OLD_ROWS)
+    migrate(empty, "0006")
+    assert _column(empty, "verdict") == OLD_VERDICTS
+
+
+
+def test_the_alembic_command_line_keeps_the_history_through_rebuilt_tables(
+        tmp_path: Path) -> None:
+    """`alembic upgrade` / `downgrade` connect by themselves: on SQLite they too must keep
+    foreign keys off while a migration rebuilds the roster table (0002 does, both ways), or
+    dropping its old copy cascades to every revision."""
+    url = sqlite_url(tmp_path)
+    engine = make_engine(settings_for(url))
+    document = ('{"name": "Войско", "ruleset": "chainmail", "nation": "generic", '
+                '"points_limit": 300, "units": [], "engines": []}')
+    try:
+        migrate(engine, "0001")
+        with engine.begin() as connection:
+            connection.execute(text(
+                "INSERT INTO roster (id, edit_key_hash, version, document, name, ruleset, "
+                "total, valid, created_at, updated_at) VALUES ('oldroster0000000', '0', 1, "
+                ":doc, 'Войско', 'chainmail', 0, true, :now, :now)"),
+                {"doc": document, "now": "2024-05-01 10:00:00"})
+            connection.execute(text(
+                "INSERT INTO revision (roster_id, version, created_at, document) "
+                "VALUES ('oldroster0000000', 1, :now, :doc)"),
+                {"doc": document, "now": "2024-05-01 10:00:00"})
+        for step in (["upgrade", "head"], ["downgrade", "0001"]):
+            subprocess.run([sys.executable, "-m", "alembic", *step], cwd=ROOT, check=True,
+                           env={**os.environ, "DATABASE_URL": url}, capture_output=True)
+            with engine.connect() as connection:
+                kept = connection.execute(text("SELECT count(*) FROM revision")).scalar()
+            assert kept == 1, step
+    finally:
+        engine.dispose()

@@ -135,7 +135,7 @@ def test_summary_columns_follow_every_write(session: Session) -> None:
     priced = rosters.get_roster(session, roster_id)
     assert (row.name, row.search_name) == ("Великое войско", "великое войско")
     assert row.points_limit == 100
-    assert row.total > 100 and row.valid is False  # over its limit, yet stored
+    assert row.total > 100 and row.verdict == "broken"  # over its limit, yet stored
     assert priced.version == 2
 
 

@@ -78,18 +78,19 @@ def test_broken_rules_come_first_and_kept_ones_fold(client: TestClient) -> None:
 
 def test_my_rosters_show_the_rule_system_and_verdict_and_sort_by_them(
         client: TestClient) -> None:
-    legal = create_army(client, name="Legal horde", nation="mongols")
+    # The nation's three presets keep every Mongol band; no unit is the commander's, a warning.
+    warned = create_army(client, name="Preset horde", nation="mongols")
     for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
-        add(client, legal, preset)
+        add(client, warned, preset)
     broken = create_army(client, name="Broken horde", nation="mongols")
     add(client, broken, "heavy_foot_polearms")
     home = client.get("/?sort=verdict&dir=asc").text
-    rows = re.findall(r'<td class="verdict (ok|bad)">', home)
-    assert rows == ["bad", "ok"]  # not legal first, ascending
-    assert home.index("Broken horde") < home.index("Legal horde")
+    rows = re.findall(r'<td class="verdict (ok|warn|bad)">', home)
+    assert rows == ["bad", "warn"]  # not legal first, ascending
+    assert home.index("Broken horde") < home.index("Preset horde")
     assert "<td>Chainmail" in home or ">Chainmail<" in home
     descending = client.get("/?sort=verdict&dir=desc").text
-    assert descending.index("Legal horde") < descending.index("Broken horde")
+    assert descending.index("Preset horde") < descending.index("Broken horde")
 
 
 def test_htmx_asking_for_the_suggestion_gets_its_part_of_the_page_alone(
@@ -110,7 +111,7 @@ def test_a_legal_list_is_offered_nothing_to_make_legal(client: TestClient) -> No
     add(client, roster_id, "steppe_horse_archers")
     assert edit(client, roster_id, op="make_legal").status_code == 303  # type: ignore[attr-defined]
     page = client.get(f"/r/{roster_id}/edit?suggest=1").text
-    assert 'class="verdict ok"' in page and 'id="make-legal"' not in page
+    assert 'id="make-legal"' not in page and 'class="verdict bad"' not in page
 
 
 def test_the_share_view_neither_offers_nor_searches_for_a_suggestion(
