@@ -293,3 +293,46 @@ def test_ten_collapsed_units_fit_three_phone_screens_with_targets_a_thumb_can_hi
         assert small == [], small
     finally:
         context.close()
+
+
+def test_open_rows_stay_with_their_units_after_duplicate_and_remove(
+        browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=DESKTOP, locale="en")
+    try:
+        page = context.new_page()
+        made = created(live_server, {"ruleset": "chainmail", "name": "Rows", "nation": "generic",
+                                     "points_limit": 300, "engines": [], "units": [
+                                         {"name": name, "flags": [], "lines": [
+                                             {"troop": "light_horse", "figures": 10,
+                                              "weapon": "bow"}]}
+                                         for name in ("Alpha", "Bravo", "Charlie")]})
+        open_editor(page, live_server, made, "en")
+
+        def open_rows() -> list[str]:
+            rows = page.locator("details.unit-row")
+            return [rows.nth(k).locator(".unit-title").inner_text()
+                    for k in range(rows.count()) if rows.nth(k).get_attribute("open") is not None]
+
+        def press(button: str) -> None:
+            with page.expect_response(lambda r: r.request.method == "POST"):
+                page.locator(button).click()
+            htmx_settled(page)
+
+        page.locator("#u2-summary").click()
+        page.locator("#u0-summary").click()
+        # The copy comes in below Alpha: Charlie moves down a place, and stays open; Bravo,
+        # now where Charlie was, stays closed.
+        press("#u0-duplicate")
+        expect(page.locator("details.unit-row")).to_have_count(4)
+        assert open_rows() == ["Alpha", "Alpha", "Charlie"]
+        # Alpha goes: the rows below move up a place, and the open ones are still Charlie and
+        # the copy, not Bravo.
+        page.locator("#u1-name").fill("Alpha copy")
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            page.locator("#u1-name").press("Tab")
+        htmx_settled(page)
+        press("#u0-remove")
+        expect(page.locator("details.unit-row")).to_have_count(3)
+        assert open_rows() == ["Alpha copy", "Charlie"]
+    finally:
+        context.close()
