@@ -24,8 +24,12 @@ CALCULATORS = ("melee", "shooting", "siege", "man-to-man", "tournament", "weathe
                "figure-sizes", "order-test")
 
 
-@pytest.fixture(params=[("desktop", "en"), ("phone", "ru")], ids=["desktop-en", "phone-ru"])
+PAIRS = [(size, lang) for size in SCREENS for lang in ("en", "ru")]
+
+
+@pytest.fixture(params=PAIRS, ids=[f"{size}-{lang}" for size, lang in PAIRS])
 def screen(request, browser):  # type: ignore[no-untyped-def]
+    """A browser at each size in each language: desktop and phone, English and Russian."""
     size, lang = request.param
     context = browser.new_context(viewport=SCREENS[size], locale=lang)
     yield context, lang
