@@ -29,6 +29,6 @@ def segments(units: list[dict[str, Any]], troop_order: list[str]) -> list[Segmen
         if not n:
             continue
         width = 100 * n / total
-        out.append(Segment(troop, n, round(x, 3), round(width, 3), f"{100 * n / total:.0f}"))
+        out.append(Segment(troop, n, round(x, 2), round(width, 2), f"{100 * n / total:.0f}"))
         x += width
     return out
