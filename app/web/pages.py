@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.deps import ROSTER_ID
 from app.domain import RULESETS, Evaluation, get_ruleset
+from app.domain.base import Lang
 from app.http.cross_site import same_origin
 from app.services import creation_limit, devices, rosters
 from app.services.errors import (
@@ -110,23 +111,18 @@ def _remember(request: Request, session: Any, roster_id: str, *, by_key: bool = 
 
 
 @functools.cache
-def _names(lang: str, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
+def _names(lang: Lang, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
     """Display names of every catalogue list of a rule system, by id, in `lang`."""
     system = get_ruleset(ruleset)
-    catalogue = system.catalogue() if system else {}
-    key = "name_ru" if lang == "ru" else "name_en"
-    return {group: {item["id"]: item[key] for item in items}
-            for group, items in catalogue.items()
-            if isinstance(items, list) and items and isinstance(items[0], dict)
-            and "id" in items[0] and key in items[0]}
+    return system.names(lang) if system else {}
 
 
 def page(request: Request, name: str, context: dict[str, Any], **kwargs: Any) -> Response:
     lang = i18n.request_lang(request)
     ruleset = context["doc"]["ruleset"] if "doc" in context else "chainmail"
     context = {"csrf": _csrf_value(request), "names": _names(lang, ruleset),
-               "systems": {i: s.name_ru if lang == "ru" else s.name_en
-                           for i, s in RULESETS.items() if i in SYSTEMS}, **context}
+               "systems": {i: s.name(lang) for i, s in RULESETS.items() if i in SYSTEMS},
+               **context}
     return _finish(request, render(request, name, context, **kwargs))
 
 

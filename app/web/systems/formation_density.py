@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from app.domain.base import Lang, percent_text
+from app.domain.formation_density.catalogue import FEATURES
 from app.domain.limits import MAX_LINES, MAX_UNITS
 from app.domain.text import tr
 from app.web.editing import Document, EditError, Form, checked, copied, index, whole
@@ -140,7 +141,6 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
                        for unit in result["units"]],
         "fd_blocks": [_exact(unit["shield_wall"]["expected_blocks"]["exact"])
                       if unit["shield_wall"] else None for unit in result["units"]],
-        # The catalogue's own description in the page's language (its description_en/_ru).
-        "fd_features": {f["id"]: f[f"description_{lang}"] for f in catalogue["features"]},
+        "fd_features": {f.id: f.text(lang, f.description) for f in FEATURES.values()},
         "fd_flags": LINE_FLAGS,
     }
