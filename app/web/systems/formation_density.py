@@ -110,7 +110,7 @@ def new_document(form: Form) -> dict[str, Any]:
             "points_limit": whole(form, "points_limit", required=False), "units": []}
 
 
-def _chance(value: dict[str, Any] | None, lang: Lang) -> str | None:
+def chance_text(value: dict[str, Any] | None, lang: Lang) -> str | None:
     if value is None:
         return None
     exact = Fraction(value["exact"])
@@ -119,7 +119,7 @@ def _chance(value: dict[str, Any] | None, lang: Lang) -> str | None:
     return f"{value['exact']} ({percent_text(exact, lang)} %)"
 
 
-def _exact(text: str) -> str:
+def exact_text(text: str) -> str:
     """An exact number for people: "5/6", and "0", not "0/1"."""
     value = Fraction(text)
     return str(value.numerator) if value.denominator == 1 else text
@@ -135,11 +135,11 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
     return {
         "densities": list(range(catalogue["limits"]["density"]["min"],
                                 catalogue["limits"]["density"]["max"] + 1)),
-        "fd_chances": [[_chance(line["hit_chance"], lang) for line in unit["lines"]]
+        "fd_chances": [[chance_text(line["hit_chance"], lang) for line in unit["lines"]]
                        for unit in result["units"]],
-        "fd_shields": [_chance(unit["shield_wall"]["chance"], lang) if unit["shield_wall"] else None
-                       for unit in result["units"]],
-        "fd_blocks": [_exact(unit["shield_wall"]["expected_blocks"]["exact"])
+        "fd_shields": [chance_text(unit["shield_wall"]["chance"], lang)
+                       if unit["shield_wall"] else None for unit in result["units"]],
+        "fd_blocks": [exact_text(unit["shield_wall"]["expected_blocks"]["exact"])
                       if unit["shield_wall"] else None for unit in result["units"]],
         "fd_features": {f.id: f.text(lang, f.description) for f in FEATURES.values()},
         "fd_flags": LINE_FLAGS,
