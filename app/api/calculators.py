@@ -112,7 +112,7 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
             missing=True) from missing
     if stored.ruleset != fd_cat.RULESET_ID:
         system = get_ruleset(stored.ruleset)
-        name = (system.name_ru if lang == "ru" else system.name_en) if system else stored.ruleset
+        name = system.name(lang) if system else stored.ruleset
         raise _refuse(f"{field}.roster", tr(lang, "roster %(roster)s is a %(name)s roster; the "
                                             "melee calculator takes %(melee)s rosters",
                                             roster=side.roster, name=name,

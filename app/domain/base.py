@@ -52,23 +52,6 @@ def verdict_of(severities: Iterable[Severity | str]) -> Verdict:
     return Verdict.warnings if Severity.warning in found else Verdict.legal
 
 
-@dataclass(frozen=True)
-class Named:
-    """A catalogue entry: its id (public contract) and its names in Russian and English."""
-
-    id: str
-    name_ru: str
-    name_en: str
-
-    def name(self, lang: str) -> str:
-        return self.name_ru if lang == "ru" else self.name_en
-
-
-def named(item: Named, **extra: Any) -> dict[str, Any]:
-    """A catalogue entry as the catalogue endpoint lists it."""
-    return {"id": item.id, "name_ru": item.name_ru, "name_en": item.name_en, **extra}
-
-
 # Issues and rule checks are made by the dozen on every evaluation and never changed after;
 # like the priced parts (chainmail/pricing.py) they are not frozen, which costs four times as
 # much to build.

@@ -7,13 +7,15 @@ package beside `chainmail/` that provides one `RuleSystem`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
 from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
+from app.domain.named import Named
+from app.domain.text import ptr
 
 
 @dataclass(frozen=True)
@@ -36,18 +38,36 @@ class Evaluation:
 @dataclass(frozen=True)
 class RuleSystem:
     id: str
-    name_ru: str
-    name_en: str
+    title: str  # the English msgid of its name, in the context "ruleset"
     version: str
     roster_model: type[BaseModel]
     result_model: type[BaseModel]  # the JSON shape of `evaluate(...).result`
     catalogue: Callable[[], dict[str, Any]]  # built once and shared: read it, never change it
     evaluate: Callable[[Any, Lang], Evaluation]
+    # The catalogue's lists of named entries, by the catalogue's key for each list.
+    entries: Mapping[str, Mapping[str, Named]] = field(compare=False)
 
     def __post_init__(self) -> None:
         # The catalogue is fixed data every page reads; building it anew cost each editor
         # change more than a database read.
         object.__setattr__(self, "catalogue", functools.cache(self.catalogue))
+
+    def name(self, lang: Lang) -> str:
+        return ptr(lang, "ruleset", self.title)
+
+    @property
+    def name_ru(self) -> str:
+        """The Russian name, as the API serves it beside the English (and pages read it)."""
+        return self.name("ru")
+
+    @property
+    def name_en(self) -> str:
+        return self.name("en")
+
+    def names(self, lang: Lang) -> dict[str, dict[str, str]]:
+        """Every entry's name in `lang`, by list and id."""
+        return {group: {key: entry.name(lang) for key, entry in items.items()}
+                for group, items in self.entries.items()}
 
     def summary(self) -> dict[str, str]:
         return {"id": self.id, "name_ru": self.name_ru, "name_en": self.name_en,

@@ -27,18 +27,18 @@ from app.services.errors import (
 )
 from app.services.records import StoredRoster
 from app.web import editing, i18n
-from app.web.editor import _editing
+from app.web.editor import editing_context
 from app.web.pages import (
     CSRF_COOKIE,
     DEVICE_COOKIE,
-    _expired,
-    _gone,
-    _not_editable,
-    _redirect,
-    _roster_form,
     csrf_ok,
+    expired_form,
+    gone_roster,
+    not_editable,
     page,
+    redirect,
     roster_context,
+    roster_form,
 )
 from app.web.problems import edit_problem, problem_text
 from app.web.systems import SYSTEMS
@@ -54,7 +54,7 @@ EDITOR_BLOCKS = ["editor", "version", "summary", "rules"]
 async def edit(request: Request, roster_id: str) -> Response:
     # The form is read on the event loop; storing and drawing run in one worker thread, so a
     # write waiting for the database never holds up other requests.
-    return await _roster_form(request, roster_id, _edit)
+    return await roster_form(request, roster_id, _edit)
 
 
 class _Posted(NamedTuple):
@@ -89,7 +89,7 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
     and one write that checks the version (rosters.replace_roster)."""
     change = _posted_change(request, form)
     if change is None:
-        return _expired(request)
+        return expired_form(request)
     form, lang, token, expected = change.form, change.lang, change.token, change.expected
     problem: str | None = None
     status = 200
@@ -120,9 +120,9 @@ def _edit(request: Request, session: Session, roster_id: str, form: editing.Form
             if target is not None:
                 undo_to = target - 1
     except EditRefused:  # by the read, or by the write (withdrawn since)
-        return _not_editable(request)
+        return not_editable(request)
     except RosterNotFound as error:  # deleted, whenever
-        return _gone(request, error)
+        return gone_roster(request, error)
     except VersionConflict as exc:  # another tab, device or worker was first
         stored = exc.current
         problem = i18n.gettext(
@@ -185,13 +185,13 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
         # After an undo the editor's next one goes on back (its address says how far), not to
         # the version just undone.
         chain = f"?undo_to={undo_to}" if undo_to is not None else ""
-        return _redirect(request, f"/r/{quote(roster_id)}/edit{chain}{anchor}")
+        return redirect(request, f"/r/{quote(roster_id)}/edit{chain}{anchor}")
     context = roster_context(request, stored,
                              evaluated if evaluated and stored.document is model else None)
     # announce: the short line for screen readers, put into the page's live region out of band
     context.update(problem=problem, edit_url=None, announce=True, undo_to=undo_to)
     if not is_htmx(request):  # a plain form's refusal: the whole editor page
-        context.update(_editing(request))
+        context.update(editing_context(request))
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
     focus = _focus_after(action, unit, context["doc"]["units"],

@@ -18,18 +18,18 @@ from app.storage.tables import utcnow
 from app.web import editing, i18n
 from app.web.pages import (
     CSRF_COOKIE,
-    _deleted,
-    _editing_device,
-    _expired,
-    _granted,
-    _missing,
-    _not_editable,
-    _redirect,
-    _refuse,
-    _remember,
-    _roster_form,
     csrf_ok,
+    deleted_roster,
+    editing_device,
+    expired_form,
+    granted_device,
+    missing_roster,
+    not_editable,
     page,
+    redirect,
+    refuse,
+    remember_roster,
+    roster_form,
 )
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
@@ -39,20 +39,20 @@ def deleted_page(request: Request) -> Response:
     """A browser's answer for a page of a deleted roster that no page route words itself (the
     print sheet refuses as the API does): the share view's, in the page's language."""
     i18n.use_lang(i18n.request_lang(request))
-    return _deleted(request)
+    return deleted_roster(request)
 
 
 def _too_late() -> str:
     return i18n.gettext("This roster can no longer be restored: the time to restore it is over.")
 
 
-def _restorable(request: Request, roster_id: str, gone: RosterDeleted,
+def restorable_page(request: Request, roster_id: str, gone: RosterDeleted,
                 key: str = "") -> Response:
     """The page of a deleted roster for whoever may restore it: a browser that may edit it,
     or one holding its edit link (`key`, sent back with the form: the link has no grant to
     stand on). Kept by no cache: it may carry the key."""
     if gone.restorable_until <= utcnow():  # past it, until the purge removes it
-        return _refuse(request, 410, _too_late())
+        return refuse(request, 410, _too_late())
     lang = i18n.request_lang(request)
     response = page(request, "rosters/refused.html", {
         "message": i18n.gettext("This roster was deleted. It can be restored before %(date)s.")
@@ -67,55 +67,55 @@ def _restorable(request: Request, roster_id: str, gone: RosterDeleted,
 async def delete(request: Request, roster_id: str) -> Response:
     """Delete a roster this browser may edit: its share link and editor answer 410, and this
     browser's home page offers it back for RESTORE_DAYS days (the API's DELETE)."""
-    return await _roster_form(request, roster_id, _delete)
+    return await roster_form(request, roster_id, _delete)
 
 
 def _delete(request: Request, session: Session, roster_id: str,
             form: editing.Form) -> Response:
-    if (refused := _granted(request, session, roster_id, form)[1]) is not None:
+    if (refused := granted_device(request, session, roster_id, form)[1]) is not None:
         return refused
     try:
         rosters.delete_roster(session, roster_id)  # twice keeps the first date
     except RosterNotFound:
-        return _missing(request)
+        return missing_roster(request)
     # Its notice takes the focus (autofocus), which a #fragment in the address would prevent.
-    return _redirect(request, f"/?deleted={quote(roster_id)}")
+    return redirect(request, f"/?deleted={quote(roster_id)}")
 
 
 @router.post("/r/{roster_id}/restore")
 async def restore(request: Request, roster_id: str) -> Response:
     """Restore a deleted roster, from a browser that may edit it or with its edit key."""
-    return await _roster_form(request, roster_id, _restore)
+    return await roster_form(request, roster_id, _restore)
 
 
 def _restore(request: Request, session: Session, roster_id: str,
              form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return _expired(request)
-    # A browser that may edit it, as for _granted's forms; else the edit key the form holds.
-    granted = _editing_device(request, session, roster_id) is not None
+        return expired_form(request)
+    # A browser that may edit it, as for granted_device's forms; else the edit key the form holds.
+    granted = editing_device(request, session, roster_id) is not None
     key = form.get("key", "")[:64]
     if not granted:
         if not key:
-            return _not_editable(request)
+            return not_editable(request)
         try:
             rosters.check_edit_key(session, roster_id, key)
         except RosterNotFound:
-            return _missing(request)
+            return missing_roster(request)
         except KeyRejected:  # a roster to restore has no share view to offer
-            return _refuse(request, 403, i18n.gettext("This edit link is not valid."))
+            return refuse(request, 403, i18n.gettext("This edit link is not valid."))
     try:
         rosters.get_roster(session, roster_id)
         deleted = False  # a live roster stays as it is
     except RosterDeleted:
         deleted = True
     except RosterNotFound:  # purged, or never stored
-        return _missing(request)
+        return missing_roster(request)
     try:
         rosters.restore_roster(session, roster_id)
     except RosterNotFound:  # past the time to restore it: gone, as its pages say
-        return _refuse(request, 410, _too_late())
+        return refuse(request, 410, _too_late())
     if not granted:
         # The key holder edits in this browser from now on, as after opening the link.
-        _remember(request, session, roster_id, by_key=True)
-    return _redirect(request, f"/r/{quote(roster_id)}/edit" + ("?restored=1" if deleted else ""))
+        remember_roster(request, session, roster_id, by_key=True)
+    return redirect(request, f"/r/{quote(roster_id)}/edit" + ("?restored=1" if deleted else ""))

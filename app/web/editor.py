@@ -22,23 +22,23 @@ from app.services.errors import (
 )
 from app.services.records import RESTORE_DAYS
 from app.web import editing, i18n
-from app.web.deletion import _restorable
+from app.web.deletion import restorable_page
 from app.web.pages import (
     NEW_KEY_COOKIE,
-    _cookie_flags,
-    _deleted,
-    _device,
-    _gone,
-    _granted,
-    _missing,
-    _no_such_id,
-    _redirect,
-    _refuse,
-    _remember,
-    _roster_form,
-    _show_key_once,
+    browser_device,
+    cookie_flags,
+    deleted_roster,
+    gone_roster,
+    granted_device,
+    missing_roster,
+    no_such_id,
     page,
+    redirect,
+    refuse,
+    remember_roster,
     roster_context,
+    roster_form,
+    show_key_once,
 )
 from app.web.templating import is_htmx
 
@@ -55,25 +55,25 @@ def _link_refused(request: Request, session: Session, roster_id: str,
     try:
         rosters.check_edit_key(session, roster_id, key)
     except RosterNotFound:
-        return _missing(request)
+        return missing_roster(request)
     except KeyRejected:
         # The share view is offered only while it is there to read.
         live = rosters.is_live(session, roster_id)
-        return _refuse(request, 403, i18n.gettext("This edit link is not valid."),
+        return refuse(request, 403, i18n.gettext("This edit link is not valid."),
                        roster_id if live else None)
     try:  # the key of a deleted roster is still its key: it may restore it
         rosters.get_roster(session, roster_id)
     except RosterDeleted as gone:
-        return _restorable(request, roster_id, gone, key=key)
+        return restorable_page(request, roster_id, gone, key=key)
     except RosterNotFound:
-        return _missing(request)
+        return missing_roster(request)
     return None
 
 
 @router.get("/r/{roster_id}/edit")
 def editor(request: Request, roster_id: str, session: SessionDep, key: str = "") -> Response:
-    if _no_such_id(roster_id):
-        return _missing(request)
+    if no_such_id(roster_id):
+        return missing_roster(request)
     editor_path = f"/r/{roster_id}/edit"
     if key:
         # Exchange the edit link for a device grant, so the key leaves the address bar.
@@ -81,8 +81,8 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
             return refused
         # The key leaves the address; a language asked for in it stays.
         lang = i18n.as_lang(request.query_params.get("lang"))
-        response = _redirect(request, quote(editor_path) + (f"?lang={lang}" if lang else ""))
-        device_id = _device(request, session)
+        response = redirect(request, quote(editor_path) + (f"?lang={lang}" if lang else ""))
+        device_id = browser_device(request, session)
         try:
             if device_id is not None:
                 devices.open_with_key(session, device_id, roster_id)
@@ -93,7 +93,7 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
             # a cookie: a client that keeps no cookies (a script, a link's preview) stores
             # nothing, where it left a device and a grant behind each time it asked.
             response.set_cookie(LINK_KEY_COOKIE, key, max_age=LINK_KEY_SECONDS,
-                                **{**_cookie_flags(request), "path": editor_path})
+                                **{**cookie_flags(request), "path": editor_path})
         return response
     linked = request.cookies.get(LINK_KEY_COOKIE, "")[:64]
     if linked:
@@ -101,14 +101,14 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
         if refused is None:
             # Deleted since the key was checked: the editor's page says so (and offers it back).
             with contextlib.suppress(RosterNotFound):
-                _remember(request, session, roster_id, by_key=True)
+                remember_roster(request, session, roster_id, by_key=True)
         response = refused or _editor_page(request, session, roster_id)
         response.delete_cookie(LINK_KEY_COOKIE, path=editor_path)
         return response
     return _editor_page(request, session, roster_id)
 
 
-def _editing(request: Request) -> dict[str, Any]:
+def editing_context(request: Request) -> dict[str, Any]:
     """What the editor's whole page shows to a browser that may edit (its cards for a new edit
     link and for deleting), whether it answers a visit or a refused plain form."""
     # How long the home page offers it back once deleted: "30 days", «30 дней».
@@ -142,24 +142,24 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
     try:
         stored = rosters.get_roster(session, roster_id)
     except RosterDeleted as gone:
-        device_id = _device(request, session)
+        device_id = browser_device(request, session)
         if device_id is not None and devices.can_edit(session, device_id, roster_id):
-            return _restorable(request, roster_id, gone)
-        return _deleted(request)
+            return restorable_page(request, roster_id, gone)
+        return deleted_roster(request)
     except RosterNotFound as error:
-        return _gone(request, error)
+        return gone_roster(request, error)
     try:
-        may_edit = _opened_to_edit(session, _device(request, session), roster_id)
+        may_edit = _opened_to_edit(session, browser_device(request, session), roster_id)
     except RosterNotFound as error:  # deleted since it was read
-        return _gone(request, error)
+        return gone_roster(request, error)
     if not may_edit:
-        return _refuse(request, 403, i18n.gettext(
+        return refuse(request, 403, i18n.gettext(
             "This browser may not edit this roster. "
             "Open its edit link, or copy it to your rosters."), roster_id)
     context = roster_context(request, stored)
     new_key = request.cookies.get(NEW_KEY_COOKIE)
     context["edit_url"] = (context["share_url"] + f"/edit?key={new_key}") if new_key else None
-    context.update(_editing(request))
+    context.update(editing_context(request))
     # Back from "Restore" (its redirect): said once, where the keyboard's focus starts.
     context["restored"] = request.query_params.get("restored") == "1"
     context["undo_to"] = _undo_chain(request, stored.version)
@@ -181,18 +181,18 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
 @router.post("/r/{roster_id}/link")
 async def new_link(request: Request, roster_id: str) -> Response:
     """A new edit link for an owner editing in this browser; the old link stops working."""
-    return await _roster_form(request, roster_id, _new_link)
+    return await roster_form(request, roster_id, _new_link)
 
 
 def _new_link(request: Request, session: Session, roster_id: str,
               form: editing.Form) -> Response:
-    device_id, refused = _granted(request, session, roster_id, form)
+    device_id, refused = granted_device(request, session, roster_id, form)
     if refused is not None:
         return refused
     try:
         key = rosters.new_edit_key(session, roster_id, keep_device=device_id)
     except RosterNotFound as error:
-        return _gone(request, error)
-    response = _redirect(request, f"/r/{quote(roster_id)}/edit")
-    _show_key_once(request, response, roster_id, key)
+        return gone_roster(request, error)
+    response = redirect(request, f"/r/{quote(roster_id)}/edit")
+    show_key_once(request, response, roster_id, key)
     return response

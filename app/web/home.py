@@ -21,20 +21,20 @@ from app.web import editing, i18n
 from app.web.pages import (
     CSRF_COOKIE,
     YEAR,
-    _cookie_flags,
-    _created,
-    _device,
-    _expired,
-    _in_thread,
-    _limit_refusal,
-    _multipart,
-    _over_limit,
-    _refuse,
-    _remember,
-    _unreadable,
-    _with_form,
+    browser_device,
+    cookie_flags,
     csrf_ok,
+    expired_form,
+    in_thread,
+    limit_refusal,
+    open_created,
+    over_limit,
     page,
+    read_multipart,
+    refuse,
+    remember_roster,
+    unreadable_form,
+    with_form,
 )
 from app.web.problems import edit_problem, problem_text
 from app.web.systems import SYSTEMS
@@ -59,7 +59,7 @@ def _home(request: Request, session: Session, status_code: int = 200,
     (`import_error`); the same whether it answers a visit or a refused form."""
     context: dict[str, Any] = {"q": "", "sort": "updated", "dir": "desc", "form": {},
                                "error": None, **shown}
-    device_id = _device(request, session)
+    device_id = browser_device(request, session)
     context["mine"] = devices.my_rosters(
         session, device_id, query=context["q"], sort=context["sort"],
         descending=context["dir"] == "desc") if device_id else []
@@ -74,12 +74,12 @@ def _home(request: Request, session: Session, status_code: int = 200,
 
 @router.post("/rosters/new")
 async def create(request: Request) -> Response:
-    return await _with_form(request, _create)
+    return await with_form(request, _create)
 
 
 def _create(request: Request, session: Session, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return _expired(request)
+        return expired_form(request)
     ruleset = form.get("ruleset", "chainmail")
     try:
         if ruleset not in SYSTEMS:
@@ -88,27 +88,27 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
         model = DOCUMENT.validate_python(SYSTEMS[ruleset].new_document(form), strict=False)
     except editing.EditError as exc:
         system = ruleset if ruleset in SYSTEMS else None
-        return _refuse(request, 422, edit_problem(exc.field, exc.message, system=system))
+        return refuse(request, 422, edit_problem(exc.field, exc.message, system=system))
     except ValidationError as exc:
         return _home(request, session, 422, form=form,
                      error=problem_text(exc.errors(), system=ruleset))
-    if (refused := _over_limit(request, session)) is not None:
+    if (refused := over_limit(request, session)) is not None:
         return refused
     created = rosters.create_roster(session, model)
-    _remember(request, session, created.roster.id)
+    remember_roster(request, session, created.roster.id)
     # The key is shown once, on the editor, right after creation.
-    return _created(request, created)
+    return open_created(request, created)
 
 
 @router.post("/rosters/import")
 async def import_file(request: Request) -> Response:
     """The home page's upload form: a file exported from Muster becomes a new roster."""
     try:
-        data = await _multipart(request)
+        data = await read_multipart(request)
     except (editing.TooManyFields, editing.UnreadableForm) as refused:
-        return _unreadable(request, refused)
+        return unreadable_form(request, refused)
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
-        return _expired(request)
+        return expired_form(request)
     upload = data.get("file")
     lang = i18n.request_lang(request)
     try:
@@ -117,8 +117,8 @@ async def import_file(request: Request) -> Response:
                                   "message": i18n.gettext("choose a file to import")}])
         model = parse_roster(await upload.read(), lang)
     except ImportRefused as refused:
-        return await _in_thread(request, _import_refused, refused)
-    return await _in_thread(request, _import, model)
+        return await in_thread(request, _import_refused, refused)
+    return await in_thread(request, _import, model)
 
 
 def _import_refused(request: Request, session: Session, refused: ImportRefused) -> Response:
@@ -133,13 +133,13 @@ def _import(request: Request, session: Session, model: Any) -> Response:
         created = rosters.create_roster(
             session, model, admit=lambda: creation_limit.take_creation(request, session))
     except DocumentTooLarge:
-        return _refuse(request, 413, i18n.gettext(
+        return refuse(request, 413, i18n.gettext(
             "This roster is too large to store: it could not be sent back as read or "
             "exported."))
     except creation_limit.CreationRefused as refused:
-        return _limit_refusal(request, refused)
-    _remember(request, session, created.roster.id)
-    return _created(request, created)
+        return limit_refusal(request, refused)
+    remember_roster(request, session, created.roster.id)
+    return open_created(request, created)
 
 
 @router.get("/lang/{lang}")
@@ -149,7 +149,7 @@ def switch_language(request: Request, lang: str, next: str = "/") -> Response:
     target = next if next.startswith("/") and not next.startswith("//") else "/"
     response = RedirectResponse(target, status_code=303)
     if chosen:
-        response.set_cookie(i18n.LANG_COOKIE, chosen, max_age=YEAR, **_cookie_flags(request))
+        response.set_cookie(i18n.LANG_COOKIE, chosen, max_age=YEAR, **cookie_flags(request))
     return response
 
 

@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.deps import ROSTER_ID
 from app.domain import RULESETS, Evaluation, get_ruleset
+from app.domain.base import Lang
 from app.http.cross_site import same_origin
 from app.services import creation_limit, devices, rosters
 from app.services.errors import (
@@ -49,12 +50,12 @@ STATUS_ORDER = {"broken": 0, "warning": 1, "kept": 2}
 
 # ---------------------------------------------------------------- cookies and context
 
-def _cookie_flags(request: Request) -> dict[str, Any]:
+def cookie_flags(request: Request) -> dict[str, Any]:
     settings = request.app.state.settings
     return {"httponly": True, "samesite": "lax", "secure": settings.secure_cookies, "path": "/"}
 
 
-def _csrf_value(request: Request) -> str:
+def csrf_value(request: Request) -> str:
     """The page's CSRF token: the browser's csrf cookie, or a new one set with this answer."""
     token = request.cookies.get(CSRF_COOKIE)
     if not token or len(token) > 64:
@@ -70,17 +71,17 @@ def csrf_ok(request: Request, cookie_token: str | None, submitted: str | None) -
     return hmac.compare_digest(cookie_token.encode(), submitted.encode())
 
 
-def _finish(request: Request, response: Response) -> Response:
+def finish(request: Request, response: Response) -> Response:
     new = getattr(request.state, "new_csrf", None)
     if new:
-        response.set_cookie(CSRF_COOKIE, new, max_age=YEAR, **_cookie_flags(request))
+        response.set_cookie(CSRF_COOKIE, new, max_age=YEAR, **cookie_flags(request))
     new_device = getattr(request.state, "new_device", None)
     if new_device:
-        response.set_cookie(DEVICE_COOKIE, new_device, max_age=YEAR, **_cookie_flags(request))
+        response.set_cookie(DEVICE_COOKIE, new_device, max_age=YEAR, **cookie_flags(request))
     return response
 
 
-def _device(request: Request, session: Any, create: bool = False) -> int | None:
+def browser_device(request: Request, session: Any, create: bool = False) -> int | None:
     # A device made for this request is the browser's from now on (its cookie is on the way).
     token = getattr(request.state, "new_device", None) or request.cookies.get(DEVICE_COOKIE, "")
     device_id = devices.find_device(session, token) if token else None
@@ -90,14 +91,14 @@ def _device(request: Request, session: Any, create: bool = False) -> int | None:
     return device_id
 
 
-def _remember(request: Request, session: Any, roster_id: str, *, by_key: bool = False) -> int:
+def remember_roster(request: Request, session: Any, roster_id: str, *, by_key: bool = False) -> int:
     """Note a roster this browser may edit in its "my rosters" (`by_key`: opened with its edit
     key, devices.open_with_key); the browser's device, made now if it has none. A device
     forgotten between reading the cookie and writing the note (a bound on a roster's browsers,
     or the purge) makes this browser a new one, rather than leaving the roster unreachable
     (a new one's edit key is shown only on the editor, which asks for the note)."""
     for _ in range(2):
-        device_id = _device(request, session, create=True)
+        device_id = browser_device(request, session, create=True)
         assert device_id is not None
         try:
             if by_key:
@@ -111,39 +112,34 @@ def _remember(request: Request, session: Any, roster_id: str, *, by_key: bool = 
 
 
 @functools.cache
-def _names(lang: str, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
+def _names(lang: Lang, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
     """Display names of every catalogue list of a rule system, by id, in `lang`."""
     system = get_ruleset(ruleset)
-    catalogue = system.catalogue() if system else {}
-    key = "name_ru" if lang == "ru" else "name_en"
-    return {group: {item["id"]: item[key] for item in items}
-            for group, items in catalogue.items()
-            if isinstance(items, list) and items and isinstance(items[0], dict)
-            and "id" in items[0] and key in items[0]}
+    return system.names(lang) if system else {}
 
 
 def page(request: Request, name: str, context: dict[str, Any], **kwargs: Any) -> Response:
     lang = i18n.request_lang(request)
     ruleset = context["doc"]["ruleset"] if "doc" in context else "chainmail"
-    context = {"csrf": _csrf_value(request), "names": _names(lang, ruleset),
-               "systems": {i: s.name_ru if lang == "ru" else s.name_en
-                           for i, s in RULESETS.items() if i in SYSTEMS}, **context}
-    return _finish(request, render(request, name, context, **kwargs))
+    context = {"csrf": csrf_value(request), "names": _names(lang, ruleset),
+               "systems": {i: s.name(lang) for i, s in RULESETS.items() if i in SYSTEMS},
+               **context}
+    return finish(request, render(request, name, context, **kwargs))
 
 
-def _redirect(request: Request, url: str) -> Response:
-    return _finish(request, RedirectResponse(url, status_code=303))
+def redirect(request: Request, url: str) -> Response:
+    return finish(request, RedirectResponse(url, status_code=303))
 
 
 async def _form(request: Request) -> editing.Form:
     """The page's form fields (its files, the import's, are read by import_file). What the
     parser refuses comes out as editing's own refusals, so that a page answers it on a page in
     the player's language (Starlette would answer a bare English 400)."""
-    data = await _multipart(request)
+    data = await read_multipart(request)
     return editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
 
 
-async def _multipart(request: Request) -> FormData:
+async def read_multipart(request: Request) -> FormData:
     """A form's fields and files, as Starlette reads them (python-multipart)."""
     try:
         return await request.form(max_fields=editing.MAX_FIELDS)
@@ -155,16 +151,16 @@ async def _multipart(request: Request) -> FormData:
         raise editing.UnreadableForm(str(exc.detail)) from exc
 
 
-def _unreadable(request: Request, refused: ValueError) -> Response:
+def unreadable_form(request: Request, refused: ValueError) -> Response:
     """The refusal of a form that was not read: nothing was done with it."""
     if isinstance(refused, editing.TooManyFields):
-        return _refuse(request, 400, i18n.gettext(
+        return refuse(request, 400, i18n.gettext(
             "Too many fields: a form takes at most %(n)s.") % {"n": editing.MAX_FIELDS})
-    return _refuse(request, 400, i18n.gettext(
+    return refuse(request, 400, i18n.gettext(
         "This form could not be read. Reload the page and try again."))
 
 
-async def _in_thread(request: Request, work: Callable[..., Response], *args: Any) -> Response:
+async def in_thread(request: Request, work: Callable[..., Response], *args: Any) -> Response:
     """`work(request, session, *args)` in one trip to a worker thread, with a session opened
     and closed there: the routes that read a form on the event loop do everything else in one
     trip (a session dependency would add two more, to open and to close it)."""
@@ -175,27 +171,27 @@ async def _in_thread(request: Request, work: Callable[..., Response], *args: Any
     return await run_in_threadpool(run)
 
 
-async def _with_form(request: Request, work: Callable[..., Response], *args: Any) -> Response:
+async def with_form(request: Request, work: Callable[..., Response], *args: Any) -> Response:
     """`work(request, session, *args, form)` with the page's form, read on the event loop (see
-    _in_thread); a form of more fields than any page has, or one that cannot be read, is
+    in_thread); a form of more fields than any page has, or one that cannot be read, is
     refused before anything is read from the database."""
     try:
         form = await _form(request)
     except (editing.TooManyFields, editing.UnreadableForm) as refused:
-        return _unreadable(request, refused)
-    return await _in_thread(request, work, *args, form)
+        return unreadable_form(request, refused)
+    return await in_thread(request, work, *args, form)
 
 
-async def _roster_form(request: Request, roster_id: str,
+async def roster_form(request: Request, roster_id: str,
                        work: Callable[..., Response]) -> Response:
     """A form posted to one roster's address: `work(request, session, roster_id, form)`, as
-    _with_form runs it; an id that cannot name a roster is answered at once, unread."""
-    if _no_such_id(roster_id):
-        return _missing(request)
-    return await _with_form(request, work, roster_id)
+    with_form runs it; an id that cannot name a roster is answered at once, unread."""
+    if no_such_id(roster_id):
+        return missing_roster(request)
+    return await with_form(request, work, roster_id)
 
 
-def _refuse(request: Request, status: int, message: str, roster_id: str | None = None) -> Response:
+def refuse(request: Request, status: int, message: str, roster_id: str | None = None) -> Response:
     """A refusal page; with `roster_id`, it links the roster's share view, where anyone may
     read it and copy it to their own rosters."""
     share = f"/r/{quote(roster_id)}" if roster_id else None
@@ -208,68 +204,68 @@ def _refuse(request: Request, status: int, message: str, roster_id: str | None =
 _ROSTER_ID = re.compile(ROSTER_ID)
 
 
-def _no_such_id(roster_id: str) -> bool:
+def no_such_id(roster_id: str) -> bool:
     return _ROSTER_ID.fullmatch(roster_id) is None
 
 
-def _missing(request: Request) -> Response:
-    return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+def missing_roster(request: Request) -> Response:
+    return refuse(request, 404, i18n.gettext("There is no roster at this address."))
 
 
-def _deleted(request: Request) -> Response:
+def deleted_roster(request: Request) -> Response:
     """The share view of a roster that was deleted: said to anyone who has its link, without
     how to restore it (its owner is told that on the editor, with the key)."""
-    return _refuse(request, 410, i18n.gettext("This roster was deleted by its owner."))
+    return refuse(request, 410, i18n.gettext("This roster was deleted by its owner."))
 
 
-def _gone(request: Request, error: RosterNotFound) -> Response:
-    return _deleted(request) if isinstance(error, RosterDeleted) else _missing(request)
+def gone_roster(request: Request, error: RosterNotFound) -> Response:
+    return deleted_roster(request) if isinstance(error, RosterDeleted) else missing_roster(request)
 
 
 def nothing_here(request: Request) -> Response:
     """A browser's answer for an address no route has: the site's page, in its language (no
     route ran, so no dependency chose the language yet)."""
     i18n.use_lang(i18n.request_lang(request))
-    return _refuse(request, 404, i18n.gettext("There is nothing at this address."))
+    return refuse(request, 404, i18n.gettext("There is nothing at this address."))
 
 
-def _not_editable(request: Request) -> Response:
-    return _refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
+def not_editable(request: Request) -> Response:
+    return refuse(request, 403, i18n.gettext("This browser may not edit this roster."))
 
 
-def _expired(request: Request) -> Response:
-    return _refuse(request, 403, i18n.gettext(
+def expired_form(request: Request) -> Response:
+    return refuse(request, 403, i18n.gettext(
         "This form has expired. Reload the page and try again."))
 
 
-def _over_limit(request: Request, session: Any) -> Response | None:
+def over_limit(request: Request, session: Any) -> Response | None:
     """Count a roster about to be created; the refusal page when this address is over the
     creation limit (app/creation_limit.py)."""
     try:
         creation_limit.take_creation(request, session)
     except creation_limit.CreationRefused as refused:
-        return _limit_refusal(request, refused)
+        return limit_refusal(request, refused)
     return None
 
 
-def _limit_refusal(request: Request, refused: creation_limit.CreationRefused) -> Response:
-    response = _refuse(request, 429, refused.message(i18n.request_lang(request)))
+def limit_refusal(request: Request, refused: creation_limit.CreationRefused) -> Response:
+    response = refuse(request, 429, refused.message(i18n.request_lang(request)))
     response.headers["Retry-After"] = str(refused.retry_after)
     return response
 
 
-def _created(request: Request, created: rosters.Created) -> Response:
+def open_created(request: Request, created: rosters.Created) -> Response:
     """Open the new roster's editor; its edit link is shown there once, then forgotten."""
-    response = _redirect(request, f"/r/{created.roster.id}/edit?created=1")
-    _show_key_once(request, response, created.roster.id, created.edit_key)
+    response = redirect(request, f"/r/{created.roster.id}/edit?created=1")
+    show_key_once(request, response, created.roster.id, created.edit_key)
     return response
 
 
-def _show_key_once(request: Request, response: Response, roster_id: str, key: str) -> None:
+def show_key_once(request: Request, response: Response, roster_id: str, key: str) -> None:
     # A short-lived cookie scoped to the editor's path carries the key to the one page that
     # shows it; the editor deletes it at once. The key never enters the address bar or logs.
     response.set_cookie(NEW_KEY_COOKIE, key, max_age=600,
-                        **{**_cookie_flags(request), "path": f"/r/{roster_id}/edit"})
+                        **{**cookie_flags(request), "path": f"/r/{roster_id}/edit"})
 
 
 def roster_context(request: Request, stored: StoredRoster,
@@ -294,20 +290,20 @@ def roster_context(request: Request, stored: StoredRoster,
     }
 
 
-def _granted(request: Request, session: Session, roster_id: str,
+def granted_device(request: Request, session: Session, roster_id: str,
              form: editing.Form) -> tuple[int | None, Response | None]:
     """For a form of the editor's that only a browser that may edit the roster can send (a
     new edit link, deleting): this browser's device, or None with the refusal of one that may
     not: an expired form (no CSRF field of this site's) or a browser without the right."""
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return None, _expired(request)
-    device_id = _editing_device(request, session, roster_id)
-    return device_id, None if device_id is not None else _not_editable(request)
+        return None, expired_form(request)
+    device_id = editing_device(request, session, roster_id)
+    return device_id, None if device_id is not None else not_editable(request)
 
 
-def _editing_device(request: Request, session: Session, roster_id: str) -> int | None:
+def editing_device(request: Request, session: Session, roster_id: str) -> int | None:
     """This browser's device when it may edit the roster, else None."""
-    device_id = _device(request, session)
+    device_id = browser_device(request, session)
     if device_id is None or not devices.can_edit(session, device_id, roster_id):
         return None
     return device_id

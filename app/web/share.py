@@ -19,20 +19,20 @@ from app.web import editing, i18n
 from app.web.pages import (
     CSRF_COOKIE,
     DEVICE_COOKIE,
-    _created,
-    _csrf_value,
-    _device,
-    _expired,
-    _finish,
-    _gone,
-    _missing,
-    _no_such_id,
-    _over_limit,
-    _remember,
-    _roster_form,
+    browser_device,
     csrf_ok,
+    csrf_value,
+    expired_form,
+    finish,
+    gone_roster,
+    missing_roster,
+    no_such_id,
+    open_created,
+    over_limit,
     page,
+    remember_roster,
     roster_context,
+    roster_form,
 )
 from app.web.templating import VARY
 
@@ -41,19 +41,19 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_lang
 
 @router.get("/r/{roster_id}")
 def view(request: Request, roster_id: str, session: SessionDep) -> Response:
-    if _no_such_id(roster_id):
-        return _missing(request)
+    if no_such_id(roster_id):
+        return missing_roster(request)
     try:
         stored = rosters.get_roster(session, roster_id)
     except RosterNotFound as gone:
-        return _gone(request, gone)
+        return gone_roster(request, gone)
     _note_reader(request, session, roster_id)
     # The page differs by version, language and the browser's CSRF token (in its copy form);
     # the browser asks again each time (no-cache) and is answered 304 while it is the same.
-    tag = conditional.etag(stored.version, i18n.request_lang(request), _csrf_value(request))
+    tag = conditional.etag(stored.version, i18n.request_lang(request), csrf_value(request))
     cache = {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": VARY}
     if conditional.fresh(request, tag):
-        return _finish(request, Response(status_code=304, headers=cache))
+        return finish(request, Response(status_code=304, headers=cache))
     # Drawn with no query string but a language asked for (where the language links return):
     # a visitor's `?utm_source=…` must not reach the page's links.
     asked = i18n.as_lang(request.query_params.get("lang"))
@@ -70,7 +70,7 @@ def _note_reader(request: Request, session: Session, roster_id: str) -> None:
     browser is a new one at its next roster. So does a roster deleted since it was read."""
     if not request.cookies.get(DEVICE_COOKIE):
         return
-    device_id = _device(request, session)
+    device_id = browser_device(request, session)
     if device_id is not None:
         with contextlib.suppress(UnknownDevice, RosterNotFound):
             devices.remember(session, device_id, roster_id, False)
@@ -78,18 +78,18 @@ def _note_reader(request: Request, session: Session, roster_id: str) -> None:
 
 @router.post("/r/{roster_id}/copy")
 async def copy(request: Request, roster_id: str) -> Response:
-    return await _roster_form(request, roster_id, _copy)
+    return await roster_form(request, roster_id, _copy)
 
 
 def _copy(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return _expired(request)
+        return expired_form(request)
     try:
         rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
-        if (refused := _over_limit(request, session)) is not None:
+        if (refused := over_limit(request, session)) is not None:
             return refused
         created = rosters.copy_roster(session, roster_id)
     except RosterNotFound as error:
-        return _gone(request, error)
-    _remember(request, session, created.roster.id)
-    return _created(request, created)
+        return gone_roster(request, error)
+    remember_roster(request, session, created.roster.id)
+    return open_created(request, created)

@@ -276,7 +276,7 @@ def test_a_browser_pushed_out_while_it_creates_a_roster_keeps_the_new_roster(
     token = remembered_browser(engine)
     assert open_as(bounded_app, token, f"/r/{x}") == 200
     other = remembered_browser(engine)
-    looked_up = pages._device
+    looked_up = pages.browser_device
     pushed: list[bool] = []
 
     def device_then_pushed_out(request, session, create=False):  # type: ignore[no-untyped-def]
@@ -291,7 +291,7 @@ def test_a_browser_pushed_out_while_it_creates_a_roster_keeps_the_new_roster(
 
     bounded_app.get("/")
     csrf = bounded_app.cookies["muster_csrf"]
-    monkeypatch.setattr(pages, "_device", device_then_pushed_out)
+    monkeypatch.setattr(pages, "browser_device", device_then_pushed_out)
     made = bounded_app.post("/rosters/new", data={
         "csrf": csrf, "name": "Новая", "ruleset": "chainmail", "nation": "mongols"},
         follow_redirects=False)

@@ -15,24 +15,16 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from app.domain import RULESETS
 from app.domain.bands import Span, figures_of
+from app.domain.chainmail import figure_sizes, siege
+from app.domain.named import Named
 from app.domain.text import catalogue, tr
 from app.domain.words import counted
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "app").rglob("*.py"))
 CYRILLIC = re.compile("[\u0400-\u04ff]")
-# Modules whose data still carry their Russian beside the English (the rule systems' catalogue
-# entries and the calculators' tables, served as name_ru/name_en by the catalogue endpoint).
-# The list may only shrink: Russian anywhere else belongs in the catalogue.
-BILINGUAL_DATA = {
-    "app/domain/chainmail/catalogue.py",
-    "app/domain/chainmail/figure_sizes.py",
-    "app/domain/chainmail/siege.py",
-    "app/domain/chainmail/siege_rules.py",
-    "app/domain/formation_density/catalogue.py",
-    "app/domain/line_and_square/catalogue.py",
-}
 
 
 def _tools_i18n():  # type: ignore[no-untyped-def]
@@ -43,7 +35,10 @@ def _tools_i18n():  # type: ignore[no-untyped-def]
     return module
 
 
-@pytest.mark.parametrize("pattern", [r"\bpick\(", r"\bWords\(", r"""["']ru["']\s*:"""])
+# pick(...)/Words(...) and {"ru": ...} were the old bilingual helpers; `name_ru if lang == ...`
+# and `"name_ru" if ...` choose between two texts an object carries.
+@pytest.mark.parametrize("pattern", [r"\bpick\(", r"\bWords\(", r"""["']ru["']\s*:""",
+                                     r"""_ru["']?\s+if\b"""])
 def test_no_python_picks_between_its_own_english_and_russian(pattern: str) -> None:
     found = [f"{path.relative_to(ROOT)}:{n}" for path in SOURCES
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
@@ -65,8 +60,8 @@ def test_russian_text_lives_in_the_catalogue() -> None:
     found = {str(path.relative_to(ROOT)): lines for path in SOURCES
              if (lines := _russian_literals(path))}
     # A quoted seed inside an English msgid and example names in the API docs are not
-    # translations.
-    allowed = BILINGUAL_DATA | {"app/domain/line_and_square/square.py", "app/api/calculators.py"}
+    # translations. The catalogues' entries hold msgids: their Russian is in the .po too.
+    allowed = {"app/domain/line_and_square/square.py", "app/api/calculators.py"}
     assert set(found) <= allowed, {k: v for k, v in found.items() if k not in allowed}
 
 
@@ -90,6 +85,28 @@ def test_every_message_has_its_russian_in_the_compiled_catalogue(tmp_path: Path)
             missing.append(key)
     assert missing == []
     assert len(template) > 500  # the extraction found the code's messages, not only a few
+
+
+def _entries() -> list[Named]:
+    listed = [entry for system in RULESETS.values() for items in system.entries.values()
+              for entry in items.values()]
+    return [*listed, *siege.STRUCTURES.values(), *siege.ENGINES.values(), *figure_sizes.KINDS]
+
+
+def test_every_catalogue_entry_has_its_own_russian_in_its_context() -> None:
+    """An entry's context (named beside its NP_ mark) finds its own Russian: a context the
+    catalogue lacks would fall back to the plain message's Russian without a word."""
+    compiled = catalogue("ru")._catalog  # type: ignore[attr-defined]
+    entries = _entries()
+    missing = [(entry.id, key) for entry in entries
+               for message in (entry.title, getattr(entry, "description", None),
+                               getattr(entry, "rule", None)) if message is not None
+               if (key := f"{entry.context}\x04{message}" if entry.context else message)
+               not in compiled]
+    missing += [system.id for system in RULESETS.values()
+                if f"ruleset\x04{system.title}" not in compiled]
+    assert missing == []
+    assert len(entries) > 100
 
 
 def test_the_domain_messages_are_in_the_extraction(tmp_path: Path) -> None:

@@ -59,4 +59,4 @@ def test_presets_of_the_national_notes_are_named_from_the_seed() -> None:
     assert PRESETS["chinese_chu_ko_nu"].weapon == "crossbow"
     assert PRESETS["scottish_schiltron"].weapon == "pike"
     assert PRESETS["japanese_samurai"].flags == ("samurai",)
-    assert "Чо-ко-ну".lower() in PRESETS["chinese_chu_ko_nu"].name_ru.lower()
+    assert "Чо-ко-ну".lower() in PRESETS["chinese_chu_ko_nu"].name("ru").lower()

@@ -1,5 +1,5 @@
 """GET /api/v1/rulesets/chainmail: every id of the rules page, named in both languages, with the
-points the page gives."""
+points the page gives; and every rule system's names, served from the message catalogue."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings
+from app.domain import RULESETS, text
+from app.domain.chainmail import figure_sizes
 from app.main import create_app
 from tests.unit import page_tables as page
 
@@ -137,3 +139,55 @@ def test_presets_say_which_armies_name_them_and_how_they_stand_in_each(
     assert presets["horse_archers"]["standing"]["japan"] == "no"
     nations = {n["id"] for n in catalogue["nations"]}
     assert all(set(p["standing"]) == nations for p in presets.values())
+
+
+def _russian(context: str, message: str) -> str:
+    """The Russian catalogue's own entry for `message` (a KeyError if it has none)."""
+    compiled = text.catalogue("ru")._catalog  # type: ignore[attr-defined]
+    return str(compiled[f"{context}\x04{message}" if context else message])
+
+
+@pytest.mark.parametrize("ruleset", list(RULESETS))
+def test_every_name_served_is_the_russian_catalogues_and_the_english_msgid(
+        app_client: TestClient, ruleset: str) -> None:
+    served = app_client.get(f"/api/v1/rulesets/{ruleset}").json()
+    system = RULESETS[ruleset]
+    assert (served["name_ru"], served["name_en"]) == (_russian("ruleset", system.title),
+                                                      system.title)
+    listed = {r["id"]: r for r in app_client.get("/api/v1/rulesets").json()}[ruleset]
+    assert (listed["name_ru"], listed["name_en"]) == (served["name_ru"], served["name_en"])
+    for group, entries in system.entries.items():
+        items = by_id(served[group])
+        assert list(items) == list(entries), group
+        for key, entry in entries.items():
+            item = items[key]
+            assert (item["name_ru"], item["name_en"]) == (
+                _russian(entry.context, entry.title), entry.title), (group, key)
+            for field in ("description", "rule"):
+                if hasattr(entry, field):
+                    message = getattr(entry, field)
+                    assert (item[f"{field}_ru"], item[f"{field}_en"]) == (
+                        _russian(entry.context, message), message), (group, key)
+
+
+def test_the_same_english_keeps_each_seeds_own_russian(app_client: TestClient) -> None:
+    chainmail, density, line = (app_client.get(f"/api/v1/rulesets/{r}").json() for r in (
+        "chainmail", "formation_density", "line_and_square"))
+    assert by_id(chainmail["troop_types"])["heavy_foot"]["name_ru"] == "Тяжёлый пехотинец"
+    assert by_id(chainmail["weapons"])["pike"]["name_ru"] == "Пика"
+    assert by_id(density["weapons"])["pike"]["name_ru"] == "Пики"
+    assert by_id(line["formations"])["close_order"]["name_ru"] == "Сомкнутый строй"
+    assert by_id(line["actions"])["close_order"]["name_ru"] == "Сомкнуть строй"
+    assert by_id(chainmail["engines"])["heavy_catapult"]["name_ru"] == "Тяжёлая катапульта"
+    assert by_id(density["classes"])["shock_cavalry"]["rule_ru"] == (
+        "попадают, если выпало больше плотности вражеского отряда")
+    medium = by_id(chainmail["presets"])["far_east_medium_horse"]
+    assert (medium["name_ru"], medium["name_en"]) == ("Средняя конница", "Medium horse")
+
+
+def test_the_figure_sizes_name_each_kind_from_the_catalogue(app_client: TestClient) -> None:
+    sizes = app_client.get("/api/v1/rulesets/chainmail/figure-sizes",
+                           params={"scale": 30}).json()["sizes"]
+    assert [(s["kind"], s["name_en"], s["name_ru"]) for s in sizes] == [
+        (k.id, k.title, _russian("", k.title)) for k in figure_sizes.KINDS]
+    assert sizes[0]["name_ru"] == "Хоббиты, спрайты"

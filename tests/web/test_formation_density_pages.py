@@ -306,16 +306,16 @@ def test_the_about_page_links_the_rules_page_and_the_calculator(client: TestClie
 
 
 def test_a_chance_of_never_or_always_is_shown_as_a_percentage_alone() -> None:
-    from app.web.systems.formation_density import _chance
+    from app.web.systems.formation_density import chance_text
 
-    assert _chance({"exact": "0/1", "float": 0.0}, "en") == "0 %"
-    assert _chance({"exact": "1/1", "float": 1.0}, "en") == "100 %"
-    assert _chance({"exact": "5/6", "float": 5 / 6}, "en") == "5/6 (83.3 %)"
-    assert _chance({"exact": "5/6", "float": 5 / 6}, "ru") == "5/6 (83,3 %)"
-    assert _chance(None, "en") is None
+    assert chance_text({"exact": "0/1", "float": 0.0}, "en") == "0 %"
+    assert chance_text({"exact": "1/1", "float": 1.0}, "en") == "100 %"
+    assert chance_text({"exact": "5/6", "float": 5 / 6}, "en") == "5/6 (83.3 %)"
+    assert chance_text({"exact": "5/6", "float": 5 / 6}, "ru") == "5/6 (83,3 %)"
+    assert chance_text(None, "en") is None
 
 
 def test_a_whole_number_of_blocks_is_shown_whole() -> None:
-    from app.web.systems.formation_density import _exact
+    from app.web.systems.formation_density import exact_text
 
-    assert _exact("0/1") == "0" and _exact("2/1") == "2" and _exact("5/3") == "5/3"
+    assert exact_text("0/1") == "0" and exact_text("2/1") == "2" and exact_text("5/3") == "5/3"

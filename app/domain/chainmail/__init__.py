@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain.base import Lang, named, points_json
+from app.domain.base import Lang, points_json
 from app.domain.chainmail import catalogue as cat
 from app.domain.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.domain.chainmail.result import ChainmailResult
@@ -12,14 +12,15 @@ from app.domain.chainmail.roster import ChainmailRoster
 from app.domain.chainmail.sheet import ArmySheet, army_sheet
 from app.domain.chainmail.standing import preset_standing
 from app.domain.chainmail.validation import assess, validate
+from app.domain.named import named
 from app.domain.system import Evaluation, RuleSystem
 
 
 def catalogue_json() -> dict[str, Any]:
     return {
         "id": cat.RULESET_ID,
-        "name_ru": cat.NAME_RU,
-        "name_en": cat.NAME_EN,
+        "name_ru": CHAINMAIL.name_ru,
+        "name_en": CHAINMAIL.name_en,
         "version": cat.RULESET_VERSION,
         "troop_types": [named(t, troop_class=t.troop_class, points=points_json(t.points),
                               fights_as=t.fights_as) for t in cat.TROOPS.values()],
@@ -27,7 +28,8 @@ def catalogue_json() -> dict[str, Any]:
                     for w in cat.WEAPONS.values()],
         "engines": [named(e, points=points_json(e.points)) for e in cat.ENGINES.values()],
         "nations": [named(n) for n in cat.NATIONS.values()],
-        "unit_flags": [named(f, description_ru=f.description_ru, description_en=f.description_en)
+        "unit_flags": [named(f, description_ru=f.text("ru", f.description),
+                             description_en=f.text("en", f.description))
                        for f in cat.FLAGS.values()],
         "presets": [named(p, troop=p.troop, weapon=p.weapon, figures=p.figures,
                           flags=list(p.flags), nations=list(p.nations),
@@ -73,13 +75,14 @@ def evaluate(roster: ChainmailRoster, lang: Lang = "en") -> Evaluation:
 
 CHAINMAIL = RuleSystem(
     id=cat.RULESET_ID,
-    name_ru=cat.NAME_RU,
-    name_en=cat.NAME_EN,
+    title=cat.NAME,
     version=cat.RULESET_VERSION,
     roster_model=ChainmailRoster,
     result_model=ChainmailResult,
     catalogue=catalogue_json,
     evaluate=evaluate,
+    entries={"troop_types": cat.TROOPS, "weapons": cat.WEAPONS, "engines": cat.ENGINES,
+             "nations": cat.NATIONS, "unit_flags": cat.FLAGS, "presets": cat.PRESETS},
 )
 
 __all__ = ["CHAINMAIL", "ArmySheet", "ChainmailRoster", "army_sheet", "assess", "evaluate", "price",

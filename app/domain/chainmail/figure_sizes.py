@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from app.domain.named import Named
 from app.domain.text import N_
 
 SEED_SCALES = (30, 40)
@@ -20,22 +21,17 @@ MIN_SCALE, MAX_SCALE = 5, 120
 
 
 @dataclass(frozen=True)
-class Kind:
-    id: str
-    name_en: str
-    name_ru: str
+class Kind(Named):
     at_30: int
     at_40: int
 
 
 KINDS: tuple[Kind, ...] = (
-    Kind("hobbits", "Hobbits, sprites", "Хоббиты, спрайты", 10, 20),
-    Kind("dwarves", "Dwarves, gnomes, goblins, kobolds", "Дварфы, гномы, гоблины, кобольды",
-         20, 25),
-    Kind("elves", "Elves, fairies, orcs", "Эльфы, феи, орки", 25, 30),
-    Kind("trolls", "Balrogs, ogres, trolls", "Балроги, огры, тролли", 40, 54),
-    Kind("giants", "Djinn, dragons, efreet, elementals, ents, giants, rocs",
-         "Джинны, драконы, ифриты, элементали, энты, великаны, рух", 54, 70),
+    Kind("hobbits", N_("Hobbits, sprites"), 10, 20),
+    Kind("dwarves", N_("Dwarves, gnomes, goblins, kobolds"), 20, 25),
+    Kind("elves", N_("Elves, fairies, orcs"), 25, 30),
+    Kind("trolls", N_("Balrogs, ogres, trolls"), 40, 54),
+    Kind("giants", N_("Djinn, dragons, efreet, elementals, ents, giants, rocs"), 54, 70),
 )
 
 HUMAN_SIZED = N_(
@@ -64,7 +60,7 @@ def sizes(scale: int) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for kind in KINDS:
         exact = exact_size(kind, scale)
-        out.append({"kind": kind.id, "name_en": kind.name_en, "name_ru": kind.name_ru,
+        out.append({"kind": kind.id, "name_en": kind.name("en"), "name_ru": kind.name("ru"),
                     "mm": rounded(exact), "exact": {"numerator": exact.numerator,
                                                     "denominator": exact.denominator},
                     "from_the_table": scale in SEED_SCALES})

@@ -23,6 +23,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, create_model
 
 from app.domain.base import Whole
+from app.domain.named import Named
+from app.domain.text import N_, NP_
 
 RAM_DAMAGE = 2
 DISABLE_AT = 9  # on 2d6
@@ -32,42 +34,33 @@ MAX_STRUCTURES, MAX_ENGINES, MAX_RAMS = 10, 50, 10
 
 
 @dataclass(frozen=True)
-class Structure:
-    id: str
-    name_en: str
-    name_ru: str
+class Structure(Named):
     least: int
     most: int
 
 
 @dataclass(frozen=True)
-class Engine:
-    id: str
-    name_en: str
-    name_ru: str
+class Engine(Named):
     damage: int
 
 
 STRUCTURES: dict[str, Structure] = {s.id: s for s in (
-    Structure("bastion", "Bastions and round towers", "Бастионы и круглые башни", 40, 60),
-    Structure("gatehouse", "Gatehouses, square towers and gates",
-              "Сторожки, квадратные башни и ворота", 30, 45),
-    Structure("curtain_wall", "Curtain walls and stone buildings",
-              "Перегородки и каменные строения", 25, 40),
-    Structure("rampart", "Ramparts and earth-filled gabions", "Валы и габионы с землёй", 20, 30),
-    Structure("palisade", "Wooden structures and palisades", "Деревянные структуры и частоколы",
-              5, 15),
-    Structure("large_engine", "Cannon and large catapults", "Пушки и большие катапульты", 5, 5),
-    Structure("small_engine", "Small catapults and mobile mantlets",
-              "Малые катапульты и передвижные мантелеты", 3, 3),
+    Structure("bastion", N_("Bastions and round towers"), 40, 60),
+    Structure("gatehouse", N_("Gatehouses, square towers and gates"), 30, 45),
+    Structure("curtain_wall", N_("Curtain walls and stone buildings"), 25, 40),
+    Structure("rampart", N_("Ramparts and earth-filled gabions"), 20, 30),
+    Structure("palisade", N_("Wooden structures and palisades"), 5, 15),
+    Structure("large_engine", N_("Cannon and large catapults"), 5, 5),
+    Structure("small_engine", N_("Small catapults and mobile mantlets"), 3, 3),
 )}
 
 ENGINES: dict[str, Engine] = {e.id: e for e in (
-    Engine("bombard", "Bombard", "Бомбарда", 6),
-    Engine("heavy_field_gun", "Heavy field gun", "Тяжёлое Полевое Орудие", 4),
-    Engine("light_field_gun", "Light field gun", "Лёгкое Полевое Орудие", 3),
-    Engine("heavy_catapult", "Heavy catapult", "Тяжёлая Катапульта", 3),
-    Engine("light_catapult", "Light catapult", "Лёгкая Катапульта", 2),
+    Engine("bombard", N_("Bombard"), 6),
+    Engine("heavy_field_gun", N_("Heavy field gun"), 4),
+    Engine("light_field_gun", N_("Light field gun"), 3),
+    # Table 22 writes «Тяжёлая Катапульта», the army's engines «Тяжёлая катапульта».
+    Engine("heavy_catapult", NP_("siege", "Heavy catapult"), 3, context="siege"),
+    Engine("light_catapult", NP_("siege", "Light catapult"), 2, context="siege"),
 )}
 
 StructureId = Literal[tuple(STRUCTURES)]  # type: ignore[valid-type]

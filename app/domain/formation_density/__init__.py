@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain.base import Lang, named, points_json
+from app.domain.base import Lang, points_json
 from app.domain.formation_density import catalogue as cat
 from app.domain.formation_density.figures import unit_json
 from app.domain.formation_density.melee import Exchange, exchange
@@ -13,20 +13,22 @@ from app.domain.formation_density.melee_json import melee_json
 from app.domain.formation_density.result import FormationDensityResult, MeleeResult
 from app.domain.formation_density.roster import FormationDensityRoster, Line, Unit
 from app.domain.formation_density.validation import assess, unit_problems, validate
+from app.domain.named import named
 from app.domain.system import Evaluation, RuleSystem
 
 
 def catalogue_json() -> dict[str, Any]:
     return {
         "id": cat.RULESET_ID,
-        "name_ru": cat.NAME_RU,
-        "name_en": cat.NAME_EN,
+        "name_ru": FORMATION_DENSITY.name_ru,
+        "name_en": FORMATION_DENSITY.name_en,
         "version": cat.RULESET_VERSION,
-        "classes": [named(c, hits=c.hits, rule_en=c.rule_en, rule_ru=c.rule_ru)
-                    for c in cat.CLASSES.values()],
+        "classes": [named(c, hits=c.hits, rule_en=c.text("en", c.rule),
+                          rule_ru=c.text("ru", c.rule)) for c in cat.CLASSES.values()],
         "weapons": [named(w, classes=[c for c in cat.CLASSES if c in w.classes],
                           features=list(w.features)) for w in cat.WEAPONS.values()],
-        "features": [named(f, description_en=f.description_en, description_ru=f.description_ru)
+        "features": [named(f, description_en=f.text("en", f.description),
+                           description_ru=f.text("ru", f.description))
                      for f in cat.FEATURES.values()],
         "protections": [named(p) for p in cat.PROTECTIONS.values()],
         "line_flags": [named(f) for f in cat.LINE_FLAGS.values()],
@@ -58,13 +60,14 @@ def evaluate(roster: FormationDensityRoster, lang: Lang = "en") -> Evaluation:
 
 FORMATION_DENSITY = RuleSystem(
     id=cat.RULESET_ID,
-    name_ru=cat.NAME_RU,
-    name_en=cat.NAME_EN,
+    title=cat.NAME,
     version=cat.RULESET_VERSION,
     roster_model=FormationDensityRoster,
     result_model=FormationDensityResult,
     catalogue=catalogue_json,
     evaluate=evaluate,
+    entries={"classes": cat.CLASSES, "weapons": cat.WEAPONS, "features": cat.FEATURES,
+             "protections": cat.PROTECTIONS, "line_flags": cat.LINE_FLAGS},
 )
 
 __all__ = ["FORMATION_DENSITY", "Exchange", "FormationDensityRoster", "Line", "MeleeResult",

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.domain.base import Named
+from app.domain.named import Named
+from app.domain.text import N_, NP_
 
 RULESET_ID = "formation_density"
 RULESET_VERSION = "1.0"
-NAME_RU = "Плотность строя"
-NAME_EN = "Formation Density"
+NAME = NP_("ruleset", "Formation Density")
 
 MIN_DENSITY, MAX_DENSITY = 1, 6
 MIN_FILES, MAX_FILES = 1, 50
@@ -27,14 +27,12 @@ HitRule = Literal["below_own", "above_own", "above_enemy"]
 @dataclass(frozen=True)
 class FightingClass(Named):
     hits: HitRule
-    rule_en: str
-    rule_ru: str
+    rule: str  # a msgid, like the name
 
 
 @dataclass(frozen=True)
 class Feature(Named):
-    description_en: str
-    description_ru: str
+    description: str  # a msgid, like the name
 
 
 @dataclass(frozen=True)
@@ -49,52 +47,37 @@ class Weapon(Named):
 CLASSES: dict[str, FightingClass] = {
     c.id: c
     for c in (
-        FightingClass("shock_troops", "Ударные войска", "Shock troops", "below_own",
-                      "hits on a roll below its own density",
-                      "попадают, если выпало меньше плотности своего отряда"),
-        FightingClass("melee_specialists", "Специалисты рукопашного боя", "Melee specialists",
-                      "above_own", "hits on a roll above its own density",
-                      "попадают, если выпало больше плотности своего отряда"),
+        FightingClass("shock_troops", N_("Shock troops"), "below_own",
+                      N_("hits on a roll below its own density")),
+        FightingClass("melee_specialists", N_("Melee specialists"), "above_own",
+                      N_("hits on a roll above its own density")),
         # Interpretation 3: shooters in melee fight as melee specialists.
-        FightingClass("shooters", "Стрелки", "Shooters", "above_own",
-                      "in melee hits as melee specialists: on a roll above its own density",
-                      "в ближнем бою бьют как специалисты рукопашного боя: если выпало больше "
-                      "плотности своего отряда"),
-        FightingClass("shock_cavalry", "Ударная конница", "Shock cavalry", "above_enemy",
-                      "hits on a roll above the enemy's density",
-                      "попадают, если выпало больше плотности вражеского отряда"),
+        FightingClass("shooters", N_("Shooters"), "above_own",
+                      N_("in melee hits as melee specialists: on a roll above its own density")),
+        # «попадают … вражеского отряда», where the army sheet's line says «попадает …
+        # противника».
+        FightingClass("shock_cavalry", NP_("formation_density", "Shock cavalry"), "above_enemy",
+                      NP_("formation_density", "hits on a roll above the enemy's density"),
+                      context="formation_density"),
     )
 }
 
 FEATURES: dict[str, Feature] = {
     f.id: f
     for f in (
-        Feature("two_handed", "Двуручное", "Two-handed",
-                "leaves no hand for a shield", "не оставляет руки для щита"),
-        Feature("armour_piercing", "Бронебойное", "Armour-piercing",
-                "its hits ignore armour and cavalry armour (not shields)",
-                "его попадания не отбиваются доспехами и кавалерийскими доспехами (щитами — "
-                "отбиваются)"),
-        Feature("fast", "Быстрое", "Fast",
-                "its hits are resolved before the enemy strikes; the enemy answers with "
-                "survivors",
-                "его удары наносятся до ударов противника; противник отвечает оставшимися "
-                "воинами"),
-        Feature("pike_ranks", "Лишние удары пикинеров", "Pike ranks",
-                "2 extra hits per full rank behind the first",
-                "два лишних удара за каждую полную шеренгу кроме первой"),
-        Feature("spear_ranks", "Лишний удар копейщиков", "Spear ranks",
-                "1 extra hit per full rank behind the first",
-                "лишний удар за каждую полную шеренгу кроме первой"),
-        Feature("first_volley", "Бьют первыми", "Strike first",
-                "strikes one volley first, then strikes again with the enemy",
-                "наносит один удар первым, второй удар — одновременно с противником"),
-        Feature("parry", "Парирование", "Parry",
-                "each hit may instead parry one enemy hit",
-                "каждое попадание можно использовать для парирования вражеского удара"),
-        Feature("horse_strike", "Удар коня", "Horse strike",
-                "riders who moved straight strike once more each, at infantry only",
-                "всадники, двигавшиеся по прямой, наносят ещё по удару, только по пехоте"),
+        Feature("two_handed", N_("Two-handed"), N_("leaves no hand for a shield")),
+        Feature("armour_piercing", N_("Armour-piercing"),
+                N_("its hits ignore armour and cavalry armour (not shields)")),
+        Feature("fast", N_("Fast"),
+                N_("its hits are resolved before the enemy strikes; the enemy answers with "
+                   "survivors")),
+        Feature("pike_ranks", N_("Pike ranks"), N_("2 extra hits per full rank behind the first")),
+        Feature("spear_ranks", N_("Spear ranks"), N_("1 extra hit per full rank behind the first")),
+        Feature("first_volley", N_("Strike first"),
+                N_("strikes one volley first, then strikes again with the enemy")),
+        Feature("parry", N_("Parry"), N_("each hit may instead parry one enemy hit")),
+        Feature("horse_strike", N_("Horse strike"),
+                N_("riders who moved straight strike once more each, at infantry only")),
     )
 }
 
@@ -104,27 +87,28 @@ SPECIALISTS = frozenset({"melee_specialists", "shooters"})
 WEAPONS: dict[str, Weapon] = {
     w.id: w
     for w in (
-        Weapon("pike", "Пики", "Pike", SHOCK, ("two_handed", "pike_ranks")),
-        Weapon("spear", "Копья", "Spear", SHOCK, ("spear_ranks",)),
-        Weapon("halberd", "Алебарды", "Halberd", SHOCK, ("two_handed", "armour_piercing")),
-        Weapon("short_spear", "Короткое копьё", "Short spear", SHOCK | SPECIALISTS),
-        Weapon("axe", "Топор", "Axe", SPECIALISTS, ("armour_piercing", "two_handed", "fast")),
-        Weapon("heavy_throwing", "Тяжёлое метательное оружие (пилумы, метательные топоры и т. д.)",
-               "Heavy throwing weapon (pila, throwing axes, etc.)", SPECIALISTS,
-               ("fast", "first_volley")),
-        Weapon("sword", "Меч", "Sword", SPECIALISTS, ("parry",)),
-        Weapon("improvised", "Импровизированное оружие", "Improvised weapon", SPECIALISTS),
-        Weapon("cavalry_lance", "Кавалерийская пика", "Cavalry lance",
-               frozenset({"shock_cavalry"}), ("armour_piercing",)),
+        # «Пики», where Chainmail's weapon is «Пика».
+        Weapon("pike", NP_("formation_density", "Pike"), SHOCK, ("two_handed", "pike_ranks"),
+               context="formation_density"),
+        Weapon("spear", N_("Spear"), SHOCK, ("spear_ranks",)),
+        Weapon("halberd", N_("Halberd"), SHOCK, ("two_handed", "armour_piercing")),
+        Weapon("short_spear", N_("Short spear"), SHOCK | SPECIALISTS),
+        Weapon("axe", N_("Axe"), SPECIALISTS, ("armour_piercing", "two_handed", "fast")),
+        Weapon("heavy_throwing", N_("Heavy throwing weapon (pila, throwing axes, etc.)"),
+               SPECIALISTS, ("fast", "first_volley")),
+        Weapon("sword", N_("Sword"), SPECIALISTS, ("parry",)),
+        Weapon("improvised", N_("Improvised weapon"), SPECIALISTS),
+        Weapon("cavalry_lance", N_("Cavalry lance"), frozenset({"shock_cavalry"}),
+               ("armour_piercing",)),
     )
 }
 
 PROTECTIONS: dict[str, Named] = {
     p.id: p
     for p in (
-        Named("shield", "Щит", "Shield"),
-        Named("armour", "Доспехи", "Armour"),
-        Named("cavalry_armour", "Кавалерийские доспехи", "Cavalry armour"),
+        Named("shield", N_("Shield")),
+        Named("armour", N_("Armour")),
+        Named("cavalry_armour", N_("Cavalry armour")),
     )
 }
 
@@ -132,7 +116,8 @@ PROTECTIONS: dict[str, Named] = {
 LINE_FLAGS: dict[str, Named] = {
     f.id: f
     for f in (
-        Named("mounted", "Верхом", "Mounted"),
-        Named("moved_straight", "Двигались по прямой", "Moved straight"),
+        # «Верхом», where the man-to-man calculator's fighter is «Всадник».
+        Named("mounted", NP_("formation_density", "Mounted"), context="formation_density"),
+        Named("moved_straight", N_("Moved straight")),
     )
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from app.domain.base import Lang, named, points_json
+from app.domain.base import Lang, points_json
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square.actions import allowed_actions
 from app.domain.line_and_square.break_points import BreakPoints, break_points
@@ -15,14 +15,15 @@ from app.domain.line_and_square.result import LineAndSquareResult
 from app.domain.line_and_square.roster import LineAndSquareRoster, Unit
 from app.domain.line_and_square.square import square_rules
 from app.domain.line_and_square.validation import assess, points_limit, validate
+from app.domain.named import named
 from app.domain.system import Evaluation, RuleSystem
 
 
 def catalogue_json() -> dict[str, Any]:
     return {
         "id": cat.RULESET_ID,
-        "name_ru": cat.NAME_RU,
-        "name_en": cat.NAME_EN,
+        "name_ru": LINE_AND_SQUARE.name_ru,
+        "name_en": LINE_AND_SQUARE.name_en,
         "version": cat.RULESET_VERSION,
         "classes": [named(c, kind=c.kind, shoot=c.shoot, skirmish=c.skirmish,
                           close_order=c.close_order, square=c.square,
@@ -93,13 +94,13 @@ def evaluate(roster: LineAndSquareRoster, lang: Lang = "en") -> Evaluation:
 
 LINE_AND_SQUARE = RuleSystem(
     id=cat.RULESET_ID,
-    name_ru=cat.NAME_RU,
-    name_en=cat.NAME_EN,
+    title=cat.NAME,
     version=cat.RULESET_VERSION,
     roster_model=LineAndSquareRoster,
     result_model=LineAndSquareResult,
     catalogue=catalogue_json,
     evaluate=evaluate,
+    entries={"classes": cat.CLASSES, "formations": cat.FORMATIONS, "actions": cat.ACTIONS},
 )
 
 __all__ = ["LINE_AND_SQUARE", "LineAndSquareRoster", "OrderTest", "allowed_actions", "assess",

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.domain.base import Named
+from app.domain.named import Named
+from app.domain.text import N_, NP_
 
 RULESET_ID = "line_and_square"
 RULESET_VERSION = "1.0"
-NAME_RU = "Линия и каре"
-NAME_EN = "Line and Square"
+NAME = NP_("ruleset", "Line and Square")
 
 Kind = Literal["infantry", "cavalry", "artillery"]
 Shooting = Literal["if_accuracy", "never"]
@@ -57,25 +57,26 @@ class UnitClass(Named):
 FORMATIONS: dict[str, Formation] = {
     f.id: f
     for f in (
-        Formation("loose", "Свободное построение", "Loose order", 0),
-        Formation("close_order", "Сомкнутый строй", "Close order", 1),
-        Formation("square", "Каре", "Square", 1),
-        Formation("march_column", "Походная колонна", "March column", 0),
+        Formation("loose", N_("Loose order"), 0),
+        Formation("close_order", N_("Close order"), 1),
+        Formation("square", N_("Square"), 1),
+        Formation("march_column", N_("March column"), 0),
     )
 }
 
 ACTIONS: dict[str, Action] = {
     a.id: a
     for a in (
-        Action("move", "Движение", "Move"),
-        Action("attack", "Атака", "Attack"),
-        Action("shoot", "Стрельба", "Shoot"),
-        Action("skirmish", "Перестрелка", "Skirmish"),
-        Action("close_order", "Сомкнуть строй", "Close order"),
-        Action("square", "Каре", "Form square"),
-        Action("march_column", "Походная колонна", "March column"),
-        Action("volley", "Залп", "Volley"),
-        Action("rally", "Сбор", "Rally"),
+        Action("move", N_("Move")),
+        Action("attack", N_("Attack")),
+        Action("shoot", N_("Shoot")),
+        Action("skirmish", N_("Skirmish")),
+        # «Сомкнуть строй», the order, where the formation is «Сомкнутый строй».
+        Action("close_order", NP_("action", "Close order"), context="action"),
+        Action("square", N_("Form square")),
+        Action("march_column", N_("March column")),
+        Action("volley", N_("Volley")),
+        Action("rally", N_("Rally")),
     )
 }
 
@@ -84,33 +85,26 @@ ACTIONS: dict[str, Action] = {
 CLASSES: dict[str, UnitClass] = {
     c.id: c
     for c in (
-        UnitClass("line_infantry", "Линейная пехота", "Line infantry", "infantry",
-                  "if_accuracy", skirmish=False, close_order=True, square=True,
-                  march_column=True, attack=True),
-        UnitClass("light_infantry", "Лёгкая пехота", "Light infantry", "infantry",
-                  "if_accuracy", skirmish=True, close_order=True, square=False,
-                  march_column=False, attack=True),
-        UnitClass("shock_infantry", "Ударная пехота", "Shock infantry", "infantry",
-                  "if_accuracy", skirmish=False, close_order=True, square=True,
-                  march_column=False, attack=True),
-        UnitClass("grenadiers", "Гренадеры", "Grenadiers", "infantry",
-                  "if_accuracy", skirmish=False, close_order=False, square=True,
-                  march_column=True, attack=True),
-        UnitClass("skirmishers", "Застрельщики", "Skirmishers", "infantry",
-                  "if_accuracy", skirmish=True, close_order=False, square=False,
-                  march_column=False, attack=True),
-        UnitClass("irregular_cavalry", "Иррегулярная кавалерия", "Irregular cavalry",
-                  "cavalry", "never", skirmish=True, close_order=False, square=False,
-                  march_column=False, attack=True),
-        UnitClass("light_cavalry", "Лёгкая кавалерия", "Light cavalry", "cavalry",
-                  "never", skirmish=True, close_order=True, square=False,
-                  march_column=True, attack=True),
-        UnitClass("shock_cavalry", "Ударная (тяжёлая) кавалерия", "Shock (heavy) cavalry",
-                  "cavalry", "if_accuracy", skirmish=False, close_order=True, square=False,
-                  march_column=True, attack=True),
-        UnitClass("artillery", "Артиллерия", "Artillery", "artillery",
-                  "if_accuracy", skirmish=False, close_order=False, square=False,
-                  march_column=False, attack=False),
+        UnitClass("line_infantry", N_("Line infantry"), "infantry", "if_accuracy", skirmish=False,
+                  close_order=True, square=True, march_column=True, attack=True),
+        UnitClass("light_infantry", N_("Light infantry"), "infantry", "if_accuracy", skirmish=True,
+                  close_order=True, square=False, march_column=False, attack=True),
+        UnitClass("shock_infantry", N_("Shock infantry"), "infantry", "if_accuracy",
+                  skirmish=False, close_order=True, square=True, march_column=False,
+                  attack=True),
+        UnitClass("grenadiers", N_("Grenadiers"), "infantry", "if_accuracy", skirmish=False,
+                  close_order=False, square=True, march_column=True, attack=True),
+        UnitClass("skirmishers", N_("Skirmishers"), "infantry", "if_accuracy", skirmish=True,
+                  close_order=False, square=False, march_column=False, attack=True),
+        UnitClass("irregular_cavalry", N_("Irregular cavalry"), "cavalry", "never", skirmish=True,
+                  close_order=False, square=False, march_column=False, attack=True),
+        UnitClass("light_cavalry", N_("Light cavalry"), "cavalry", "never", skirmish=True,
+                  close_order=True, square=False, march_column=True, attack=True),
+        UnitClass("shock_cavalry", N_("Shock (heavy) cavalry"), "cavalry", "if_accuracy",
+                  skirmish=False, close_order=True, square=False, march_column=True,
+                  attack=True),
+        UnitClass("artillery", N_("Artillery"), "artillery", "if_accuracy", skirmish=False,
+                  close_order=False, square=False, march_column=False, attack=False),
     )
 }
 

@@ -58,7 +58,7 @@ def _unit_problems(index: int, unit: Unit, lang: Lang) -> list[RuleCheck]:
         allowed = ", ".join(FORMATIONS[f].name(lang).lower() for f in kind.formations)
         broken("unit.formation_not_allowed",
                tr(lang, "%(class_name)s may not deploy in %(lower)s", class_name=class_name,
-                  lower=formation.name_en.lower(), lower2=formation.name_ru.lower()),
+                  lower=formation.name(lang).lower()),
                tr(lang, "choose %(allowed)s", allowed=allowed),
                value=unit.formation)
     # A square the class may not form at all is already the error above; its size is moot.

@@ -30,9 +30,10 @@ def figure_sizes_page(request: Request) -> Response:
                       fs.MIN_SCALE, fs.MAX_SCALE, DEFAULT_SCALE)
     except FieldProblem as problem:
         error = str(problem)
-    key = "name_ru" if lang == "ru" else "name_en"
-    table = [{"name": getattr(k, key), "at_30": k.at_30, "at_40": k.at_40} for k in fs.KINDS]
-    result = [] if error else [{"name": row[key], "mm": row["mm"]} for row in fs.sizes(scale)]
+    names = {k.id: k.name(lang) for k in fs.KINDS}
+    table = [{"name": names[k.id], "at_30": k.at_30, "at_40": k.at_40} for k in fs.KINDS]
+    result = [] if error else [{"name": names[row["kind"]], "mm": row["mm"]}  # type: ignore[index]
+                               for row in fs.sizes(scale)]
     context = {"error": error, "scale": scale, "table": table, "result": result,
                "raw": request.query_params.get("scale", ""),
                "seed_scale": scale in fs.SEED_SCALES, "min": fs.MIN_SCALE, "max": fs.MAX_SCALE,

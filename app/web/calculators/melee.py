@@ -202,13 +202,10 @@ def melee_page(request: Request, session: SessionDep) -> Response:
                   status_code=422 if problems and result is None else 200)
 
 
-def _names(lang: str) -> dict[str, dict[str, str]]:
+def _names(lang: Lang) -> dict[str, dict[str, str]]:
     system = get_ruleset(cat.RULESET_ID)
     assert system is not None
-    key = "name_ru" if lang == "ru" else "name_en"
-    catalogue = system.catalogue()
-    return {group: {item["id"]: item[key] for item in catalogue[group]}
-            for group in ("classes", "weapons", "features", "protections", "line_flags")}
+    return system.names(lang)
 
 
 @router.get("/rules/formation_density", include_in_schema=False)

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from starlette.responses import Response
 
 from app.domain import get_ruleset
+from app.domain.base import Lang
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
 from app.domain.line_and_square.square import square_rules
@@ -26,13 +27,10 @@ FORM_FIELDS = ("discipline", "formation", "officer", "disorder")
 
 
 
-def _names(lang: str) -> dict[str, dict[str, str]]:
+def _names(lang: Lang) -> dict[str, dict[str, str]]:
     system = get_ruleset(cat.RULESET_ID)
     assert system is not None
-    key = "name_ru" if lang == "ru" else "name_en"
-    catalogue = system.catalogue()
-    return {group: {item["id"]: item[key] for item in catalogue[group]}
-            for group in ("classes", "formations", "actions")}
+    return system.names(lang)
 
 
 def _grid(modifier: int) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from app import errors
 from app.domain.base import Lang
 from app.domain.chainmail import siege as sg
 from app.domain.chainmail.siege_rules import REFERENCE, movement_rows
+from app.domain.text import tr
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render
@@ -26,10 +27,6 @@ PAGE_STRUCTURES = 3
 
 
 
-def _named(item: Any, lang: Lang) -> str:
-    return str(item.name_ru if lang == "ru" else item.name_en)
-
-
 def _read(params: Any) -> tuple[list[tuple[str, int]], dict[str, int], int]:
     structures: list[tuple[str, int]] = []
     for i in range(PAGE_STRUCTURES):
@@ -40,7 +37,7 @@ def _read(params: Any) -> tuple[list[tuple[str, int]], dict[str, int], int]:
         s = sg.STRUCTURES[kind]
         label = i18n.gettext("Structure points %(n)s") % {"n": i + 1}
         structures.append((kind, whole(params.get(f"p{i}"), label, s.least, s.most, s.least)))
-    weapons = {e.id: whole(params.get(e.id), _named(e, i18n.current_lang()), 0, sg.MAX_ENGINES,
+    weapons = {e.id: whole(params.get(e.id), e.name(i18n.current_lang()), 0, sg.MAX_ENGINES,
                            1 if e.id == "bombard" and "s0" not in params else 0)
                for e in sg.ENGINES.values()}
     rams = whole(params.get("rams"), i18n.gettext("Covered rams"), 0, sg.MAX_RAMS,
@@ -56,8 +53,8 @@ def _result(structures: list[tuple[str, int]], weapons: dict[str, int], rams: in
         falls, never = sg.turns_to_fall(points, battery, rams)
         damage = sg.ram_damage(rams, points)
         out.append({
-            "name": _named(sg.STRUCTURES[kind], lang), "points": points,
-            "hits": [(_named(e, lang), e.damage, n) for e, n in zip(
+            "name": sg.STRUCTURES[kind].name(lang), "points": points,
+            "hits": [(e.name(lang), e.damage, n) for e, n in zip(
                 sg.ENGINES.values(), sg.hits_to_destroy(points).values(), strict=True)],
             "battery": battery, "battery_turns": -(-points // battery) if battery else None,
             "damage": [(d, shown(p, lang)) for d, p in damage.items()],
@@ -88,12 +85,11 @@ def siege_page(request: Request) -> Response:
             for i in range(PAGE_STRUCTURES)]
     context = {
         "error": error, "rows": rows, "weapons": weapons, "rams": rams,
-        "structures": [(s.id, _named(s, lang), s.least, s.most) for s in sg.STRUCTURES.values()],
-        "engines": [(e.id, _named(e, lang), e.damage) for e in sg.ENGINES.values()],
+        "structures": [(s.id, s.name(lang), s.least, s.most) for s in sg.STRUCTURES.values()],
+        "engines": [(e.id, e.name(lang), e.damage) for e in sg.ENGINES.values()],
         "result": [] if error else _result(structures, weapons, rams, lang),
         "disable": shown(sg.DISABLE, lang), "movement": movement_rows(),
-        "reference": [(p.id, p.title_ru if lang == "ru" else p.title_en,
-                       p.text_ru if lang == "ru" else p.text_en) for p in REFERENCE],
+        "reference": [(p.id, tr(lang, p.title), tr(lang, p.text)) for p in REFERENCE],
         "max_engines": sg.MAX_ENGINES, "max_rams": sg.MAX_RAMS,
     }
     return render(request, "calc/siege.html", context, blocks=["result"],

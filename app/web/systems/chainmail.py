@@ -6,10 +6,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from app.domain import get_ruleset
 from app.domain.base import Lang
 from app.domain.chainmail import make_legal as legal
-from app.domain.chainmail.catalogue import TROOPS
+from app.domain.chainmail.catalogue import PRESETS, TROOPS
 from app.domain.chainmail.far_east import AVAILABILITY
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
 from app.domain.chainmail.roster import ChainmailRoster
@@ -42,18 +41,16 @@ def update_settings(doc: Document, form: Form) -> Document:
 def add_unit(doc: Document, form: Form) -> Document:
     if len(doc["units"]) >= MAX_UNITS:
         raise EditError("units", at_most(MAX_UNITS, "units"))
-    system = get_ruleset(doc["ruleset"])
-    presets = {p["id"]: p for p in system.catalogue().get("presets", [])} if system else {}
     preset_id = form.get("preset", "")
-    if preset_id and preset_id not in presets:
+    if preset_id and preset_id not in PRESETS:
         raise EditError("preset", f"unknown preset {preset_id[:40]!r}")
     if preset_id:
-        preset = presets[preset_id]
-        name_key = "name_ru" if form.get("lang") == "ru" else "name_en"
-        name = form.get("unit_name", "").strip() or preset[name_key]
-        unit = {"name": name, "mercenary": False, "flags": list(preset["flags"]), "note": "",
-                "lines": [{"troop": preset["troop"], "figures": preset["figures"],
-                           "weapon": preset["weapon"]}]}
+        preset = PRESETS[preset_id]
+        lang: Lang = "ru" if form.get("lang") == "ru" else "en"
+        name = form.get("unit_name", "").strip() or preset.name(lang)
+        unit = {"name": name, "mercenary": False, "flags": list(preset.flags), "note": "",
+                "lines": [{"troop": preset.troop, "figures": preset.figures,
+                           "weapon": preset.weapon}]}
     else:
         figures = whole(form, "figures", required=False)
         if figures is None:  # left empty: the form's own default (0 is refused, not replaced)

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from app.domain.base import Lang, percent_text
+from app.domain.formation_density.catalogue import FEATURES
 from app.domain.limits import MAX_LINES, MAX_UNITS
 from app.domain.text import tr
 from app.web.editing import Document, EditError, Form, checked, copied, index, whole
@@ -109,7 +110,7 @@ def new_document(form: Form) -> dict[str, Any]:
             "points_limit": whole(form, "points_limit", required=False), "units": []}
 
 
-def _chance(value: dict[str, Any] | None, lang: Lang) -> str | None:
+def chance_text(value: dict[str, Any] | None, lang: Lang) -> str | None:
     if value is None:
         return None
     exact = Fraction(value["exact"])
@@ -118,7 +119,7 @@ def _chance(value: dict[str, Any] | None, lang: Lang) -> str | None:
     return f"{value['exact']} ({percent_text(exact, lang)} %)"
 
 
-def _exact(text: str) -> str:
+def exact_text(text: str) -> str:
     """An exact number for people: "5/6", and "0", not "0/1"."""
     value = Fraction(text)
     return str(value.numerator) if value.denominator == 1 else text
@@ -134,13 +135,12 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
     return {
         "densities": list(range(catalogue["limits"]["density"]["min"],
                                 catalogue["limits"]["density"]["max"] + 1)),
-        "fd_chances": [[_chance(line["hit_chance"], lang) for line in unit["lines"]]
+        "fd_chances": [[chance_text(line["hit_chance"], lang) for line in unit["lines"]]
                        for unit in result["units"]],
-        "fd_shields": [_chance(unit["shield_wall"]["chance"], lang) if unit["shield_wall"] else None
-                       for unit in result["units"]],
-        "fd_blocks": [_exact(unit["shield_wall"]["expected_blocks"]["exact"])
+        "fd_shields": [chance_text(unit["shield_wall"]["chance"], lang)
+                       if unit["shield_wall"] else None for unit in result["units"]],
+        "fd_blocks": [exact_text(unit["shield_wall"]["expected_blocks"]["exact"])
                       if unit["shield_wall"] else None for unit in result["units"]],
-        # The catalogue's own description in the page's language (its description_en/_ru).
-        "fd_features": {f["id"]: f[f"description_{lang}"] for f in catalogue["features"]},
+        "fd_features": {f.id: f.text(lang, f.description) for f in FEATURES.values()},
         "fd_flags": LINE_FLAGS,
     }
