@@ -77,6 +77,11 @@ def weapons_follow_the_class(page) -> None:  # type: ignore[no-untyped-def]
     expect(page.locator("#u1-shield-0")).to_be_enabled()
     assert "check-kept" in page.locator(
         '#rules-panel li[data-code="unit.weapon_class"]').get_attribute("class")
+    # The new unit's form: a two-handed pair turns the shield box off, a one-handed one on.
+    page.locator("#add-kit").select_option("melee_specialists:axe")
+    expect(page.locator("#add-shield")).to_be_disabled()
+    page.locator("#add-kit").select_option("melee_specialists:sword")
+    expect(page.locator("#add-shield")).to_be_enabled()
     # Back to the swordsmen the calculator below expects.
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.locator("#u1-class-0").select_option("melee_specialists")
