@@ -28,7 +28,7 @@ LABELS: dict[str, str] = dict((
     ("units", N_("Units")), ("lines", N_("Lines")), ("engines", N_("Engines")),
     ("file", N_("File")), ("disorder", N_("Disorder markers")),
     ("officer", N_("Officer within 12″")), ("undo_to", N_("Undo")),
-    ("make_legal", N_("Make it legal")),
+    ("make_legal", N_("Make it legal")), ("kit", N_("Class and weapon")),
 ))
 # A field of a unit's line that another form names otherwise ("count" of an engine is its Count).
 LINE_LABELS: dict[str, str] = {"count": N_("Warriors")}

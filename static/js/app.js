@@ -43,14 +43,26 @@ function followRuleset(select) {
   });
 }
 
+// Formation Density's new unit: a two-handed weapon leaves no hand for a shield, so its box is
+// off while one is chosen (a box already ticked stays as it is: the rules panel then says why).
+function followKit(select) {
+  const shield = select.form && select.form.elements.namedItem("shield");
+  if (!shield) return;
+  const weapon = select.value.split(":")[1];
+  const twoHanded = (select.dataset.noShield || "").split(" ").includes(weapon);
+  shield.disabled = twoHanded && !shield.checked;
+}
+
 document.addEventListener("change", (event) => {
   if (event.target.matches("select[name='preset']")) followPreset(event.target);
+  if (event.target.matches("select[data-no-shield]")) followKit(event.target);
   if (event.target.matches("select[name='ruleset']")) followRuleset(event.target);
 });
 
 // A form the browser restores (back button) keeps its choices.
 window.addEventListener("pageshow", () => {
   document.querySelectorAll("select[name='preset']").forEach(followPreset);
+  document.querySelectorAll("select[data-no-shield]").forEach(followKit);
   document.querySelectorAll("select[name='ruleset']").forEach(followRuleset);
 });
 

@@ -103,6 +103,18 @@ WEAPONS: dict[str, Weapon] = {
     )
 }
 
+
+
+def weapons_of(line_class: str) -> tuple[str, ...]:
+    """The weapons the table gives a class, in catalogue order (short spear to both kinds)."""
+    return tuple(w.id for w in WEAPONS.values() if line_class in w.classes)
+
+
+def takes_shield(weapon: str) -> bool:
+    """Interpretation 2: a two-handed weapon leaves no hand for a shield."""
+    return not WEAPONS[weapon].has("two_handed")
+
+
 PROTECTIONS: dict[str, Named] = {
     p.id: p
     for p in (

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.domain.base import Issue, Lang, RuleCheck, Severity
-from app.domain.formation_density.catalogue import CLASSES, MAX_DENSITY, MIN_DENSITY, WEAPONS
+from app.domain.formation_density.catalogue import (
+    CLASSES,
+    MAX_DENSITY,
+    MIN_DENSITY,
+    WEAPONS,
+    takes_shield,
+    weapons_of,
+)
 from app.domain.formation_density.roster import FormationDensityRoster, Line, Unit
 from app.domain.points_limit import points_limit_check
 from app.domain.text import N_, ptr, tr
@@ -44,11 +51,11 @@ def _classes_of(weapon: str, lang: Lang) -> str:
 
 
 def _weapon_wrong(line: Line) -> bool:
-    return line.line_class not in WEAPONS[line.weapon].classes
+    return line.weapon not in weapons_of(line.line_class)
 
 
 def _shield_wrong(line: Line) -> bool:
-    return line.shield and WEAPONS[line.weapon].has("two_handed")
+    return line.shield and not takes_shield(line.weapon)
 
 
 def _lance_wrong(line: Line) -> bool:

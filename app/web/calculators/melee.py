@@ -65,6 +65,7 @@ class Bar:
     width: float
     height: float
     share: str
+    exact: str  # the probability as a fraction, "3/8", shown on hover and in the table
 
 
 def share_text(p: Fraction, lang: Lang) -> str:
@@ -84,11 +85,12 @@ def bars(stat: dict[str, Any], lang: Lang, width: float = 100,
     tallest = max(p for _, p in points)
     out = [Bar(v, round((v - low) * step + step * 0.1, 3),
                round(height - float(p / tallest) * height, 3), round(step * 0.8, 3),
-               round(float(p / tallest) * height, 3), share_text(p, lang)) for v, p in points]
+               round(float(p / tallest) * height, 3), share_text(p, lang), str(p))
+           for v, p in points]
     mean = Fraction(stat["expectation"])
     return {"bars": out, "low": low, "high": high, "width": width, "height": height,
             "mean_x": round(float((mean - low) * step + step / 2), 3),
-            "rows": [(v, share_text(p, lang)) for v, p in points]}
+            "rows": [(bar.value, bar.share, bar.exact) for bar in out]}
 
 
 def _choices(session: Any, ids: list[str], lang: Lang) -> tuple[list[Choice], list[str],

@@ -12,7 +12,13 @@ from fractions import Fraction
 from typing import Any
 
 from app.domain.base import Lang, percent_text
-from app.domain.formation_density.catalogue import FEATURES
+from app.domain.formation_density.catalogue import (
+    CLASSES,
+    FEATURES,
+    WEAPONS,
+    takes_shield,
+    weapons_of,
+)
 from app.domain.limits import MAX_LINES, MAX_UNITS
 from app.domain.text import tr
 from app.web.editing import Document, EditError, Form, checked, copied, index, whole
@@ -40,10 +46,28 @@ def _points(form: Form, field: str) -> int | float | None:
     return int(value) if value.is_integer() else value
 
 
+# The add form's one select of the class and weapon pairs the weapon table allows:
+# "shock_troops:pike". Nothing is stored before the unit is added, so two selects could not
+# follow each other there without a script; one select offers only the allowed pairs.
+KITS = frozenset(f"{c}:{w}" for c in CLASSES for w in weapons_of(c))
+
+
+def _kit(form: Form) -> tuple[str, str]:
+    """The new line's class and weapon: the add form's `kit`, or `class` and `weapon`."""
+    raw = form.get("kit", "")
+    if not raw:
+        return form.get("class", ""), form.get("weapon", "")
+    if raw not in KITS:
+        raise EditError("kit", tr(_lang(form), "not one of the choices"))
+    line_class, _, weapon = raw.partition(":")
+    return line_class, weapon
+
+
 def _line(form: Form, suffix: str) -> dict[str, Any]:
     """One line of warriors from the form fields ending in `suffix` ("" or "_<j>")."""
-    return {"class": form.get(f"class{suffix}", ""), "weapon": form.get(f"weapon{suffix}", ""),
-            "count": whole(form, f"count{suffix}"),
+    line_class, weapon = _kit(form) if suffix == "" else (form.get(f"class{suffix}", ""),
+                                                          form.get(f"weapon{suffix}", ""))
+    return {"class": line_class, "weapon": weapon, "count": whole(form, f"count{suffix}"),
             **{flag: checked(form, f"{flag}{suffix}") for flag in LINE_FLAGS}}
 
 
@@ -103,6 +127,9 @@ ACTIONS = {
     "remove_line": remove_line,
 }
 
+# Actions that change one unit only: the editor redraws just that unit.
+UNIT_ACTIONS = frozenset({"update_unit", "add_line", "remove_line"})
+
 
 def new_document(form: Form) -> dict[str, Any]:
     """A new, empty roster from the home page's form (points and a limit are optional)."""
@@ -143,4 +170,21 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
                       if unit["shield_wall"] else None for unit in result["units"]],
         "fd_features": {f.id: f.text(lang, f.description) for f in FEATURES.values()},
         "fd_flags": LINE_FLAGS,
+        # The row's tags: the flags any line of the unit has, in the form's order.
+        "fd_worn": [[f for f in LINE_FLAGS if any(line[f] for line in unit["lines"])]
+                    for unit in doc["units"]],
+        **_choices(lang),
+    }
+
+
+def _choices(lang: Lang) -> dict[str, Any]:
+    """What each line may be given: the weapons of each class (its select offers only those)
+    and the weapons that leave no hand for a shield."""
+    return {
+        "fd_weapons": {c: {w: WEAPONS[w].name(lang) for w in weapons_of(c)} for c in CLASSES},
+        "fd_no_shield": frozenset(w for w in WEAPONS if not takes_shield(w)),
+        # Each pair names its class too: a closed select shows the option, not its group.
+        "fd_kit_groups": [(CLASSES[c].name(lang),
+                           {f"{c}:{w}": f"{CLASSES[c].name(lang)}: {WEAPONS[w].name(lang)}"
+                            for w in weapons_of(c)}) for c in CLASSES],
     }
