@@ -147,3 +147,13 @@ def test_a_whole_phrase_takes_its_case_from_the_catalogue() -> None:
 def test_placeholders_are_filled_in_either_language() -> None:
     assert tr("ru", "remove %(count)s", count=3) == "уберите 3"
     assert tr("en", "remove %(count)s", count=3) == "remove 3"
+
+
+def test_no_template_picks_between_an_objects_english_and_russian() -> None:
+    """A template asks for a name in its language (`system.name(lang)`, `names.…`), never for
+    one of two fields: `name_ru`, `rule_en`, `description_ru` and their kind."""
+    templates = sorted((ROOT / "templates").rglob("*.html"))
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in templates
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\.\w+_(ru|en)\b", line)]
+    assert found == []

@@ -215,5 +215,8 @@ def rules_page(request: Request) -> Response:
     lang = i18n.request_lang(request)
     system = get_ruleset(cat.RULESET_ID)
     assert system is not None
-    return render(request, "systems/formation_density/rules.html",
-                  {"names": _names(lang), "catalogue": system.catalogue()})
+    return render(request, "systems/formation_density/rules.html", {
+        "names": _names(lang), "catalogue": system.catalogue(),
+        # The classes' rules and the features' descriptions in the page's language.
+        "class_rules": {c.id: c.text(lang, c.rule) for c in cat.CLASSES.values()},
+        "feature_texts": {f.id: f.text(lang, f.description) for f in cat.FEATURES.values()}})
