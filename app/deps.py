@@ -68,9 +68,7 @@ async def documented_query_only(request: Request) -> None:
             for name in dict.fromkeys(unknown)])
 
 
-# The dependencies of every route of the app. Each takes the request alone, so that a route
-# answered without FastAPI's parameter solving (the price: app/api/pricing.py) applies them
-# all by hand.
+# The dependencies of every route of the app, each taking the request alone.
 APP_DEPENDENCIES: tuple[Callable[[Request], Awaitable[None]], ...] = (documented_query_only,)
 
 

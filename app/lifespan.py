@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from app.config import Settings
 from app.services import rosters
 from app.services.records import RESTORE_DAYS
-from app.storage.db import UNAVAILABLE, _first_line, make_engine, migrate
+from app.storage.db import UNAVAILABLE, first_line, make_engine, migrate
 
 log = logging.getLogger("muster.db")
 
@@ -36,7 +36,7 @@ def storage_lifespan(
                     await run_in_threadpool(migrate, engine)
                 except UNAVAILABLE as error:
                     log.error("cannot migrate %s on start: %s", _where(settings),
-                              _first_line(error))
+                              first_line(error))
                     raise
             try:
                 with Session(engine) as session:
@@ -45,7 +45,7 @@ def storage_lifespan(
                 # Housekeeping: the next start (or `muster purge`) does it. A server without its
                 # database, or started before `muster migrate`, still starts, answers 503 where
                 # it must and reports itself not ready.
-                log.warning("purge skipped: %s", _first_line(error))
+                log.warning("purge skipped: %s", first_line(error))
                 purged = 0
             if purged:
                 log.info("purged %d rosters deleted over %d days ago", purged,

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from app.api.health import UNAVAILABLE_ANSWER
-from app.api.rosters import _IF_MATCH, etag, expected_version, site
+from app.api.rosters import IF_MATCH, etag, expected_version, site
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
 from app.domain import limits
 from app.domain.base import Lang, whole_in
@@ -271,7 +271,7 @@ def apply(request: Request, session: Session, game_id: str, response: Response,
 
 
 @router.post("/{game_id}/turns", response_model=GamePublic, responses=_CHANGE,
-             openapi_extra=_IF_MATCH)
+             openapi_extra=IF_MATCH)
 def next_turn(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
               lang: LangDep = "en") -> Any:
     """Next turn: the counter advances and the server rolls what the rules roll now —
@@ -280,7 +280,7 @@ def next_turn(request: Request, game_id: KeyedGameId, session: SessionDep, respo
 
 
 @router.post("/{game_id}/tests", response_model=GamePublic, responses=_WITH_BODY,
-             dependencies=[Depends(json_body)], openapi_extra=_IF_MATCH)
+             dependencies=[Depends(json_body)], openapi_extra=IF_MATCH)
 def roll_test(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
               asked: Annotated[TestAsked, Body()], lang: LangDep = "en") -> Any:
     """A test a unit makes when it comes up (Table 17, the order test, morale), logged."""
@@ -290,7 +290,7 @@ def roll_test(request: Request, game_id: KeyedGameId, session: SessionDep, respo
 
 
 @router.post("/{game_id}/casualties", response_model=GamePublic, responses=_WITH_BODY,
-             dependencies=[Depends(json_body)], openapi_extra=_IF_MATCH)
+             dependencies=[Depends(json_body)], openapi_extra=IF_MATCH)
 def casualty(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
              change: Annotated[CasualtyChange, Body()], lang: LangDep = "en") -> Any:
     """A figure lost or given back; a threshold it crosses is logged with it."""
@@ -299,7 +299,7 @@ def casualty(request: Request, game_id: KeyedGameId, session: SessionDep, respon
 
 
 @router.post("/{game_id}/undo", response_model=GamePublic, responses=_CHANGE,
-             openapi_extra=_IF_MATCH)
+             openapi_extra=IF_MATCH)
 def undo(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
          lang: LangDep = "en") -> Any:
     """Take back the last casualty change (as a new log entry; rolls stay rolled)."""

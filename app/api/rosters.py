@@ -122,7 +122,7 @@ def created_answer(request: Request, created: rosters.Created, lang: Lang,
 
 # Read from the request rather than declared as a parameter, so that the description can say
 # what the API holds to: the header is required (428 without it) and is one ETag from GET.
-_IF_MATCH: dict[str, Any] = {"parameters": [{
+IF_MATCH: dict[str, Any] = {"parameters": [{
     "name": "If-Match", "in": "header", "required": True,
     "description": 'the ETag of the version this change was made against, from GET: "v3"',
     "schema": {"type": "string", "pattern": _ETAG.pattern}}]}
@@ -179,7 +179,7 @@ def read_roster(request: Request, roster_id: RosterId, session: SessionDep, resp
                 412: {"model": StaleVersion,
                       "description": "The roster changed since that version; body says which"},
                 428: {"model": Failure, "description": "No If-Match header"}},
-            openapi_extra=_IF_MATCH)
+            openapi_extra=IF_MATCH)
 def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionDep,
                    response: Response,
                    document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]

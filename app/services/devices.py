@@ -17,7 +17,15 @@ from sqlmodel import Session, col, select
 
 from app.domain.base import Verdict
 from app.services.errors import EditRefused, RosterDeleted, UnknownDevice
-from app.services.reads import _EDITABLE, _live, _RosterRow, _stored, _utc, digest, searched
+from app.services.reads import (
+    EDITABLE_ROW,
+    RosterRow,
+    digest,
+    live_roster,
+    searched,
+    stored_roster,
+    utc,
+)
 from app.services.records import RESTORE_DAYS, StoredRoster
 from app.storage.db import transaction as _transaction
 from app.storage.tables import (
@@ -31,7 +39,7 @@ from app.storage.tables import (
 # kept only this precisely.
 REMEMBER_AGAIN_AFTER = timedelta(minutes=10)
 # Browsers one roster is remembered by, the latest-opened: those that may edit it, by its edit
-# link (open_with_key), and those that keep it in "my rosters" only to read (_bound_readers).
+# link (open_with_key), and those that keep it in "my rosters" only to read (bound_readers).
 # The defaults of MUSTER_MAX_EDITING_BROWSERS and MUSTER_MAX_READING_BROWSERS, which a
 # request's session carries (as it does max_revisions); a session made without them uses these.
 MAX_EDITING_BROWSERS = 32
@@ -81,9 +89,9 @@ def find_device(session: Session, token: str) -> int | None:
 
 def remember(session: Session, device_id: int, roster_id: str, can_edit: bool) -> None:
     """Note that the device opened the roster; once it could edit, it keeps that right. A
-    browser noted to read may push the roster's readers past their bound (_bound_readers)."""
+    browser noted to read may push the roster's readers past their bound (bound_readers)."""
     if _note_opened(session, device_id, roster_id, can_edit) and not can_edit:
-        _bound_readers(session, roster_id, keep=device_id)
+        bound_readers(session, roster_id, keep=device_id)
 
 
 def _note_opened(session: Session, device_id: int, roster_id: str, can_edit: bool) -> bool:
@@ -94,13 +102,13 @@ def _note_opened(session: Session, device_id: int, roster_id: str, can_edit: boo
     with _transaction(session):
         seen = session.get(DeviceRoster, (device_id, roster_id))
         if (seen is not None and (seen.can_edit or not can_edit)
-                and now - _utc(seen.last_opened) < REMEMBER_AGAIN_AFTER):
+                and now - utc(seen.last_opened) < REMEMBER_AGAIN_AFTER):
             return False
     table = DeviceRoster.__table__
     values = {"device_id": device_id, "roster_id": roster_id, "can_edit": can_edit,
               "last_opened": now}
     with _transaction(session, write=True):
-        _live(session, roster_id)
+        live_roster(session, roster_id)
         if session.get(Device, device_id) is None:
             raise UnknownDevice(device_id)
         dialect = session.get_bind().dialect.name
@@ -133,7 +141,7 @@ def open_with_key(session: Session, device_id: int, roster_id: str) -> None:
     `max_editing_browsers`, else MAX_EDITING_BROWSERS): past that, the ones that opened it
     longest ago lose the right (a new edit link takes it from all of them at once). One whose
     "my rosters" holds other rosters keeps this one to read, as after a new link, within the
-    readers' bound (_bound_readers); one that was remembered for this roster alone is
+    readers' bound (bound_readers); one that was remembered for this roster alone is
     forgotten. Without the bound, a script opening a link again and again, each time as a new
     browser, left a device and a grant behind every time. Callers check the key first
     (check_edit_key).
@@ -148,7 +156,7 @@ def open_with_key(session: Session, device_id: int, roster_id: str) -> None:
             .offset(bound)).all()
     if past:
         _forget_editors(session, roster_id, list(past))
-        _bound_readers(session, roster_id, keep=device_id)
+        bound_readers(session, roster_id, keep=device_id)
 
 
 def _browsers(session: Session, setting: str, default: int) -> int:
@@ -156,7 +164,7 @@ def _browsers(session: Session, setting: str, default: int) -> int:
     return int(session.info.get(setting) or default)
 
 
-def _bound_readers(session: Session, roster_id: str, keep: int | None = None) -> None:
+def bound_readers(session: Session, roster_id: str, keep: int | None = None) -> None:
     """Keep the roster in the "my rosters" of at most MUSTER_MAX_READING_BROWSERS readers
     (browsers that may not edit it; the session's `max_reading_browsers`, else
     MAX_READING_BROWSERS): `keep`, then those that opened it latest. The others forget it, and
@@ -182,7 +190,7 @@ def _bound_readers(session: Session, roster_id: str, keep: int | None = None) ->
     elsewhere = select(DeviceRoster.device_id).where(
         DeviceRoster.device_id == Device.id, DeviceRoster.roster_id != roster_id)
     with _transaction(session, write=True):
-        _lock_devices(session, col(Device.id).in_(past))
+        lock_devices(session, col(Device.id).in_(past))
         # Browsers remembered for this roster alone go, their row with them (ON DELETE
         # CASCADE); that leaves the latest-opened readers as they were, so `past` still
         # finds the rest of those past the bound.
@@ -194,14 +202,14 @@ def _bound_readers(session: Session, roster_id: str, keep: int | None = None) ->
 
 def _forget_editors(session: Session, roster_id: str, device_ids: list[int]) -> None:
     with _transaction(session, write=True):
-        _lock_devices(session, col(Device.id).in_(device_ids))
+        lock_devices(session, col(Device.id).in_(device_ids))
         alone = list(session.exec(
             select(DeviceRoster.device_id)
             .where(col(DeviceRoster.device_id).in_(device_ids))
             .group_by(col(DeviceRoster.device_id))
             .having(func.count() == 1)).all())
         if alone:
-            # Only those still remembered for this roster alone (_lock_devices): their row goes
+            # Only those still remembered for this roster alone (lock_devices): their row goes
             # with them (ON DELETE CASCADE).
             elsewhere = select(DeviceRoster.device_id).where(
                 DeviceRoster.device_id == Device.id, DeviceRoster.roster_id != roster_id)
@@ -227,17 +235,17 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
     if not device_token:
         raise EditRefused(roster_id)
     with _transaction(session):
-        found = session.exec(_EDITABLE, params={  # type: ignore[call-overload]
+        found = session.exec(EDITABLE_ROW, params={  # type: ignore[call-overload]
             "roster_id": roster_id, "token_hash": digest(device_token)}).first()
     if found is None:
         raise EditRefused(roster_id)
-    row = _RosterRow(*found)
+    row = RosterRow(*found)
     if row.deleted_at is not None:
-        raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
-    return _stored(row)
+        raise RosterDeleted(roster_id, utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
+    return stored_roster(row)
 
 
-def _lock_devices(session: Session, which: Any) -> None:
+def lock_devices(session: Session, which: Any) -> None:
     """Lock the devices about to be forgotten if they turn out to be remembered for nothing
     else (PostgreSQL; SQLite's writers take turns anyway). A browser noting another roster at
     that moment holds its device's key lock until it commits (the row's foreign key), so this
@@ -276,7 +284,7 @@ def my_rosters(session: Session, device_id: int, *, query: str = "", sort: str =
     with _transaction(session):
         rows = session.exec(statement).all()
         return [MyRoster(id=r[0], name=r[1], ruleset=r[2], nation=r[3], total=float(r[4]),
-                         points_limit=r[5], updated_at=_utc(r[6]), can_edit=bool(r[7]),
+                         points_limit=r[5], updated_at=utc(r[6]), can_edit=bool(r[7]),
                          verdict=Verdict(r[8]))
                 for r in rows]
 
@@ -296,4 +304,4 @@ def deleted_rosters(session: Session, device_id: int, *,
     with _transaction(session):
         rows = session.exec(statement).all()
     return [DeletedRoster(id=r[0], name=r[1],
-                          restorable_until=_utc(r[2]) + timedelta(days=days)) for r in rows]
+                          restorable_until=utc(r[2]) + timedelta(days=days)) for r in rows]

@@ -14,7 +14,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
@@ -24,7 +24,7 @@ from app.domain import game as rules
 from app.domain.game.state import Entry, GameState
 from app.services import revisions, rosters
 from app.services.errors import KeyRejected
-from app.services.reads import digest
+from app.services.reads import digest, utc
 from app.storage.db import transaction
 from app.storage.tables import NAME_LENGTH, Game, GameEntry, utcnow
 
@@ -66,14 +66,10 @@ class NotPlayable(ValueError):
     """The roster's rule system has no game companion."""
 
 
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def _stored(row: Game, log: list[Entry]) -> StoredGame:
     return StoredGame(row.id, row.roster_id, row.roster_version, row.ruleset, row.name,
-                      json.loads(row.setup), row.version, log, _utc(row.created_at),
-                      _utc(row.updated_at))
+                      json.loads(row.setup), row.version, log, utc(row.created_at),
+                      utc(row.updated_at))
 
 
 def _entries(game_id: str, entries: list[Entry], now: datetime) -> list[GameEntry]:

@@ -26,47 +26,47 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def _utc(moment: datetime) -> datetime:
+def utc(moment: datetime) -> datetime:
     # SQLite hands back naive datetimes; everything stored is UTC.
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _column_text(text: str) -> str:
+def column_text(text: str) -> str:
     # PostgreSQL text cannot hold NUL; the JSON document keeps it escaped, the columns drop it.
     return text.replace("\x00", "")
 
 
 def searched(text: str) -> str:
     """Text as "my rosters" searches it: as names are stored for it (search_name)."""
-    return _column_text(text).casefold()
+    return column_text(text).casefold()
 
 
-def _stored(row: Roster | _RosterRow) -> StoredRoster:
+def stored_roster(row: Roster | RosterRow) -> StoredRoster:
     return StoredRoster(
         id=row.id, version=row.version, document=read_stored(row.document),
-        ruleset=row.ruleset, name=row.name, created_at=_utc(row.created_at),
-        updated_at=_utc(row.updated_at), copied_from_id=row.copied_from_id,
+        ruleset=row.ruleset, name=row.name, created_at=utc(row.created_at),
+        updated_at=utc(row.updated_at), copied_from_id=row.copied_from_id,
         copied_from_version=row.copied_from_version)
 
 
-def _fetch(session: Session, roster_id: str) -> Roster | None:
+def fetch_roster(session: Session, roster_id: str) -> Roster | None:
     return session.exec(_BY_ID, params={"roster_id": roster_id}).first()  # type: ignore[call-overload,no-any-return]
 
 
-def _live(session: Session, roster_id: str, days: int = RESTORE_DAYS) -> Roster:
-    row = _fetch(session, roster_id)
+def live_roster(session: Session, roster_id: str, days: int = RESTORE_DAYS) -> Roster:
+    row = fetch_roster(session, roster_id)
     if row is None:
         raise RosterNotFound(roster_id)
     if row.deleted_at is not None:
-        raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=days))
+        raise RosterDeleted(roster_id, utc(row.deleted_at) + timedelta(days=days))
     return row
 
 
-_ROSTER = Roster.__table__
-_GRANT, _DEVICE = DeviceRoster.__table__, Device.__table__
+ROSTER = Roster.__table__
+GRANT, DEVICE = DeviceRoster.__table__, Device.__table__
 
 
-class _RosterRow(NamedTuple):
+class RosterRow(NamedTuple):
     id: str
     version: int
     document: str
@@ -79,17 +79,17 @@ class _RosterRow(NamedTuple):
     deleted_at: datetime | None
 
 
-# A roster's columns, those of _RosterRow; alone (_ROW), and with the browser's right to edit
-# it, in one read (_EDITABLE).
-_COLUMNS = (_ROSTER.c.id, _ROSTER.c.version, _ROSTER.c.document, _ROSTER.c.ruleset,
-            _ROSTER.c.name, _ROSTER.c.created_at, _ROSTER.c.updated_at,
-            _ROSTER.c.copied_from_id, _ROSTER.c.copied_from_version, _ROSTER.c.deleted_at)
-_ROW = sa_select(*_COLUMNS).where(_ROSTER.c.id == bindparam("roster_id"))
+# A roster's columns, those of RosterRow; alone (ROW_BY_ID), and with the browser's right to edit
+# it, in one read (EDITABLE_ROW).
+_COLUMNS = (ROSTER.c.id, ROSTER.c.version, ROSTER.c.document, ROSTER.c.ruleset,
+            ROSTER.c.name, ROSTER.c.created_at, ROSTER.c.updated_at,
+            ROSTER.c.copied_from_id, ROSTER.c.copied_from_version, ROSTER.c.deleted_at)
+ROW_BY_ID = sa_select(*_COLUMNS).where(ROSTER.c.id == bindparam("roster_id"))
 _BY_ID = (select(Roster).where(col(Roster.id) == bindparam("roster_id"))
           .execution_options(populate_existing=True))
-_EDITABLE = (
+EDITABLE_ROW = (
     sa_select(*_COLUMNS)
-    .select_from(_ROSTER.join(_GRANT, _GRANT.c.roster_id == _ROSTER.c.id)
-                 .join(_DEVICE, _DEVICE.c.id == _GRANT.c.device_id))
-    .where(_ROSTER.c.id == bindparam("roster_id"), _GRANT.c.can_edit.is_(True),
-           _DEVICE.c.token_hash == bindparam("token_hash")))
+    .select_from(ROSTER.join(GRANT, GRANT.c.roster_id == ROSTER.c.id)
+                 .join(DEVICE, DEVICE.c.id == GRANT.c.device_id))
+    .where(ROSTER.c.id == bindparam("roster_id"), GRANT.c.can_edit.is_(True),
+           DEVICE.c.token_hash == bindparam("token_hash")))

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from app.domain.stored_documents import read_stored
 from app.services.errors import RevisionNotFound
-from app.services.reads import _live, _utc
+from app.services.reads import live_roster, utc
 from app.services.records import MAX_VERSION
 from app.storage.db import transaction as _transaction
 from app.storage.tables import Revision as RevisionRow
@@ -32,20 +32,20 @@ class Revision:
 
 def list_revisions(session: Session, roster_id: str) -> list[RevisionInfo]:
     with _transaction(session):
-        _live(session, roster_id)
+        live_roster(session, roster_id)
         rows = session.exec(select(RevisionRow.version, RevisionRow.created_at)
                             .where(RevisionRow.roster_id == roster_id)
                             .order_by(col(RevisionRow.version))).all()
-        return [RevisionInfo(version, _utc(created)) for version, created in rows]
+        return [RevisionInfo(version, utc(created)) for version, created in rows]
 
 
 def get_revision(session: Session, roster_id: str, version: int) -> Revision:
     with _transaction(session):
-        _live(session, roster_id)
+        live_roster(session, roster_id)
         row = None
         if 1 <= version <= MAX_VERSION:
             row = session.exec(select(RevisionRow).where(RevisionRow.roster_id == roster_id,
                                                          RevisionRow.version == version)).first()
         if row is None:
             raise RevisionNotFound(roster_id, version)
-        return Revision(row.version, _utc(row.created_at), read_stored(row.document))
+        return Revision(row.version, utc(row.created_at), read_stored(row.document))

@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 
 from app.domain import Evaluation, get_ruleset
 from app.domain.stored_documents import DOCUMENT as _DOCUMENT
-from app.services.devices import _bound_readers, _lock_devices, editable_roster
+from app.services.devices import bound_readers, editable_roster, lock_devices
 from app.services.errors import (
     DocumentTooLarge,
     EditRefused,
@@ -34,18 +34,18 @@ from app.services.errors import (
     VersionConflict,
 )
 from app.services.reads import (
-    _DEVICE,
-    _GRANT,
-    _ROSTER,
-    _ROW,
-    _column_text,
-    _fetch,
-    _live,
-    _RosterRow,
-    _stored,
-    _utc,
+    DEVICE,
+    GRANT,
+    ROSTER,
+    ROW_BY_ID,
+    RosterRow,
+    column_text,
     digest,
+    fetch_roster,
+    live_roster,
     searched,
+    stored_roster,
+    utc,
 )
 from app.services.records import MAX_VERSION, RESTORE_DAYS, StoredRoster
 from app.storage.db import transaction as _transaction
@@ -103,7 +103,7 @@ def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[
         raise ValueError(f"unknown ruleset {ruleset!r}")
     evaluation = evaluation or system.evaluate(document, "en")
     result = evaluation.result
-    name = _column_text(str(document.name))  # type: ignore[attr-defined]
+    name = column_text(str(document.name))  # type: ignore[attr-defined]
     return {
         "name": name[:NAME_LENGTH],
         "search_name": searched(name)[:NAME_LENGTH],
@@ -137,20 +137,20 @@ def create_roster(session: Session, document: Any, *,
         session.add(row)
         session.flush()  # the roster row first: the revision refers to it
         session.add(RevisionRow(roster_id=row.id, version=1, created_at=now, document=text))
-        stored = _stored(row)
+        stored = stored_roster(row)
     return Created(stored, key)
 
 
 def get_roster(session: Session, roster_id: str) -> StoredRoster:
     # The columns, not the ORM's object: the commonest read of all needs no identity map.
     with _transaction(session):
-        found = session.exec(_ROW, params={"roster_id": roster_id}).first()  # type: ignore[call-overload]
+        found = session.exec(ROW_BY_ID, params={"roster_id": roster_id}).first()  # type: ignore[call-overload]
     if found is None:
         raise RosterNotFound(roster_id)
-    row = _RosterRow(*found)
+    row = RosterRow(*found)
     if row.deleted_at is not None:
-        raise RosterDeleted(roster_id, _utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
-    return _stored(row)
+        raise RosterDeleted(roster_id, utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
+    return stored_roster(row)
 
 
 def is_live(session: Session, roster_id: str) -> bool:
@@ -163,7 +163,7 @@ def is_live(session: Session, roster_id: str) -> bool:
 def check_edit_key(session: Session, roster_id: str, key: str) -> None:
     """Raise unless `key` is the roster's edit key. Deleted rosters still know their key."""
     with _transaction(session):
-        row = _fetch(session, roster_id)
+        row = fetch_roster(session, roster_id)
         if row is None:
             raise RosterNotFound(roster_id)
         if not hmac.compare_digest(digest(key), row.edit_key_hash):
@@ -181,7 +181,7 @@ def new_edit_key(session: Session, roster_id: str, keep_device: int | None = Non
     """
     key = secrets.token_urlsafe(KEY_BYTES)
     with _transaction(session, write=True):
-        row = _live(session, roster_id)
+        row = live_roster(session, roster_id)
         row.edit_key_hash = digest(key)
         session.add(row)
         others = [col(DeviceRoster.roster_id) == roster_id, col(DeviceRoster.can_edit)]
@@ -190,7 +190,7 @@ def new_edit_key(session: Session, roster_id: str, keep_device: int | None = Non
         session.exec(update(DeviceRoster).where(*others).values(can_edit=False))  # type: ignore[call-overload]
     # Those browsers are readers now: renewing the link after opening it from new browsers,
     # again and again, must not grow the roster's readers without end.
-    _bound_readers(session, roster_id, keep=keep_device)
+    bound_readers(session, roster_id, keep=keep_device)
     return key
 
 
@@ -220,8 +220,8 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     if device_token is not None:
         raise VersionConflict(editable_roster(session, device_token, roster_id))
     with _transaction(session):
-        current = _live(session, roster_id)
-    raise VersionConflict(_stored(current))
+        current = live_roster(session, roster_id)
+    raise VersionConflict(stored_roster(current))
 
 
 @dataclass
@@ -261,17 +261,17 @@ class _Change:
         return StoredRoster(
             id=self.roster_id, version=self.version, document=self.document,
             ruleset=self.values["new_ruleset"], name=self.values["new_name"],
-            created_at=_utc(created_at), updated_at=self.values["new_updated_at"],
+            created_at=utc(created_at), updated_at=self.values["new_updated_at"],
             copied_from_id=copied_from_id, copied_from_version=copied_from_version)
 
 
 # A change's statements, built once with their parameters named.
 # The browser holding the device token `token_hash` may edit the roster `roster_id`.
 _GRANTED = (
-    sa_select(_GRANT.c.roster_id)
-    .join(_DEVICE, _DEVICE.c.id == _GRANT.c.device_id)
-    .where(_GRANT.c.roster_id == bindparam("roster_id"), _GRANT.c.can_edit.is_(True),
-           _DEVICE.c.token_hash == bindparam("token_hash"))
+    sa_select(GRANT.c.roster_id)
+    .join(DEVICE, DEVICE.c.id == GRANT.c.device_id)
+    .where(GRANT.c.roster_id == bindparam("roster_id"), GRANT.c.can_edit.is_(True),
+           DEVICE.c.token_hash == bindparam("token_hash"))
     .exists())
 _REVISION = insert(RevisionRow.__table__).values(
     roster_id=bindparam("roster_id"), version=bindparam("new_version"),
@@ -287,14 +287,14 @@ def _next_version(*conditions: Any) -> Any:
     writers racing from one version exactly one matches), returning what the stored roster
     needs."""
     return (
-        update(_ROSTER)
-        .where(_ROSTER.c.id == bindparam("roster_id"),
-               _ROSTER.c.version == bindparam("expected"), _ROSTER.c.deleted_at.is_(None),
+        update(ROSTER)
+        .where(ROSTER.c.id == bindparam("roster_id"),
+               ROSTER.c.version == bindparam("expected"), ROSTER.c.deleted_at.is_(None),
                *conditions)
         .values({name: bindparam(f"new_{name}")
                  for name in ("version", "document", "updated_at", *SUMMARY_COLUMNS)})
-        .returning(_ROSTER.c.created_at, _ROSTER.c.copied_from_id,
-                   _ROSTER.c.copied_from_version))
+        .returning(ROSTER.c.created_at, ROSTER.c.copied_from_id,
+                   ROSTER.c.copied_from_version))
 
 
 _NEXT_VERSION = _next_version()
@@ -304,7 +304,7 @@ _NEXT_VERSION_GRANTED = _next_version(_GRANTED)
 def delete_roster(session: Session, roster_id: str) -> None:
     """Hide the roster; it and its history stay restorable for RESTORE_DAYS days."""
     with _transaction(session, write=True):
-        row = _fetch(session, roster_id)
+        row = fetch_roster(session, roster_id)
         if row is None:
             raise RosterNotFound(roster_id)
         # Deleting twice keeps the first deletion's date, so the grace period is not extended.
@@ -315,15 +315,15 @@ def delete_roster(session: Session, roster_id: str) -> None:
 
 def restore_roster(session: Session, roster_id: str, *, days: int = RESTORE_DAYS) -> StoredRoster:
     with _transaction(session, write=True):
-        row = _fetch(session, roster_id)
+        row = fetch_roster(session, roster_id)
         if row is None:
             raise RosterNotFound(roster_id)
         if row.deleted_at is not None:
-            if _utc(row.deleted_at) + timedelta(days=days) < utcnow():
+            if utc(row.deleted_at) + timedelta(days=days) < utcnow():
                 raise RosterNotFound(roster_id)
             session.exec(update(Roster).where(col(Roster.id) == roster_id)
                          .values(deleted_at=None))
-        return _stored(_live(session, roster_id, days))
+        return stored_roster(live_roster(session, roster_id, days))
 
 
 def purge_deleted(session: Session, *, days: int = RESTORE_DAYS,
@@ -350,7 +350,7 @@ def _forget_browsers_of(session: Session, purged: Any) -> None:
     # roster meanwhile has it in the table before the DELETE looks, and keeps its device, or
     # waits and is refused. Unlocked, the DELETE could go by what it saw before, and its
     # cascade take that new roster from the browser's "my rosters".
-    _lock_devices(session, col(Device.id).in_(theirs))
+    lock_devices(session, col(Device.id).in_(theirs))
     session.exec(delete(Device).where(  # type: ignore[call-overload]
         col(Device.id).in_(theirs), ~elsewhere.exists()))
 

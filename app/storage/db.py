@@ -207,7 +207,7 @@ def readiness(engine: Engine) -> Readiness:
         with engine.connect() as connection:
             current = tuple(sorted(MigrationContext.configure(connection).get_current_heads()))
     except exc.SQLAlchemyError as error:
-        return Readiness(backend, False, (), head, _first_line(error))
+        return Readiness(backend, False, (), head, first_line(error))
     problem = None
     if not set(current) <= known_revisions():
         # A newer release migrated the database (a rolling upgrade under way): this process's
@@ -220,7 +220,7 @@ def readiness(engine: Engine) -> Readiness:
     return Readiness(backend, True, current, head, problem)
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
     # The driver's message without SQLAlchemy's trailing links and SQL; never the password,
     # which drivers do not repeat.
     original = getattr(error, "orig", None) or error

@@ -134,12 +134,10 @@ class ArmySheet:
 
 
 from app.domain.chainmail.sheet_text import (  # noqa: E402, F401 - the sheet's public texts
-    _DOWNPOUR,
-    _DRIZZLE,
-    _NO_CHANGE,
-    _TO_CLOUDY,
     BAGGAGE,
     COMMANDER,
+    DOWNPOUR,
+    DRIZZLE,
     FAR_EAST_FOOTNOTES,
     FLAG_SECTIONS,
     FLEMISH,
@@ -147,6 +145,7 @@ from app.domain.chainmail.sheet_text import (  # noqa: E402, F401 - the sheet's 
     LONGBOW_STAKES,
     MERCENARIES,
     NATION_NOTES,
+    NO_CHANGE,
     OPTIONAL,
     PEASANTS,
     RELIGIOUS_ORDER,
@@ -154,6 +153,7 @@ from app.domain.chainmail.sheet_text import (  # noqa: E402, F401 - the sheet's 
     TABLE19,
     TABLE19_REF,
     TABLE19_ROWS,
+    TO_CLOUDY,
     WEATHER,
     Reference,
     Section,

@@ -210,10 +210,10 @@ BAGGAGE = Reference(
            "unless the fight is played out separately; then survivors may return."),
     ))
 
-_NO_CHANGE = N_("no change")
-_DRIZZLE = N_("drizzle")
-_TO_CLOUDY = N_("turns cloudy")
-_DOWNPOUR = N_("downpour")
+NO_CHANGE = N_("no change")
+DRIZZLE = N_("drizzle")
+TO_CLOUDY = N_("turns cloudy")
+DOWNPOUR = N_("downpour")
 WEATHER = Reference(
     "weather", N_("Table 20: Weather"), optional=True,
     paragraphs=(N_("If the weather is not set, roll a die for it. Check for a change every even "
@@ -222,12 +222,12 @@ WEATHER = Reference(
     header=(N_("Roll (1d6)"), N_("Clear (1–3)"),
             N_("Cloudy (4–5)"), N_("Rain (6)")),
     rows=(
-        ("1", N_("heat wave*"), _NO_CHANGE, _DRIZZLE),
-        ("2", _NO_CHANGE, _NO_CHANGE, _DRIZZLE),
-        ("3", _NO_CHANGE, N_("turns clear"), _TO_CLOUDY),
-        ("4", _NO_CHANGE, _NO_CHANGE, _TO_CLOUDY),
-        ("5", _NO_CHANGE, _NO_CHANGE, _DOWNPOUR),
-        ("6", _TO_CLOUDY, N_("rain begins"),
+        ("1", N_("heat wave*"), NO_CHANGE, DRIZZLE),
+        ("2", NO_CHANGE, NO_CHANGE, DRIZZLE),
+        ("3", NO_CHANGE, N_("turns clear"), TO_CLOUDY),
+        ("4", NO_CHANGE, NO_CHANGE, TO_CLOUDY),
+        ("5", NO_CHANGE, NO_CHANGE, DOWNPOUR),
+        ("6", TO_CLOUDY, N_("rain begins"),
          N_("downpour**")),
     ),
     notes=(
