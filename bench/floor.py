@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,7 +36,7 @@ from app.main import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.load import free_port, roster  # noqa: E402
+from bench.load import free_port, positive, roster  # noqa: E402
 
 
 def app() -> FastAPI:
@@ -68,9 +69,11 @@ def wrk(url: str, connections: int, seconds: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=int, default=3)
-    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--seconds", type=positive(int), default=3)
+    parser.add_argument("--connections", type=positive(int), default=16)
     args = parser.parse_args()
+    if not shutil.which("wrk"):
+        parser.error("wrk is not installed (apt-get install wrk)")
     with tempfile.TemporaryDirectory(prefix="muster-floor-") as folder:
         port = free_port()
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/muster.db",
