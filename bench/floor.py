@@ -11,14 +11,19 @@ two routes added here and nowhere else:
     GET /floor/row/{id}   a plain `def` with the request's session that SELECTs one roster's
                           stored JSON by its id and answers it as it is: no validation, no
                           pricing, no serialisation
+    POST /floor/document  an `async def` taking the price's body (a 20-unit roster document,
+                          read and validated by FastAPI as POST /api/v1/price reads it) and
+                          answering {"status": "ok"}: the price without the pricing
 
 If /floor/row is itself under 1/3 of healthz, no read of a stored roster by the ordinary path
-(thread, session, SELECT) can reach that ratio on this machine, whatever the route does.
+(thread, session, SELECT) can reach that ratio on this machine, whatever the route does; as
+/floor/document is to the price.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -26,12 +31,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Annotated
 
 import httpx
-from fastapi import FastAPI, Response
+from fastapi import Body, FastAPI, Response
 from sqlalchemy import text
 
 from app.deps import SessionDep
+from app.domain import RosterDocument
 from app.main import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,16 +61,61 @@ def app() -> FastAPI:
                                        {"id": roster_id}).scalar_one()
         return Response(document, media_type="application/json")
 
+    @muster.post("/floor/document")
+    async def document(roster: Annotated[RosterDocument, Body()]) -> dict[str, str]:  # type: ignore[valid-type]
+        return {"status": "ok"}
+
     return muster
 
 
-def wrk(url: str, connections: int, seconds: int) -> float:
-    run = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", url],
+def wrk(url: str, connections: int, seconds: int, script: Path | None = None) -> float:
+    extra = ["-s", str(script)] if script else []
+    run = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", *extra, url],
                          capture_output=True, text=True, check=True)
     line = next(ln for ln in run.stdout.splitlines() if ln.startswith("Requests/sec"))
     if "Non-2xx" in run.stdout:
         raise RuntimeError(f"{url}: answers not 200\n{run.stdout}")
     return float(line.split()[1])
+
+
+def routes(base: str, folder: Path) -> dict[str, tuple[str, Path | None]]:
+    """What is measured: each route's address, and wrk's script for a POST's body."""
+    made = httpx.post(f"{base}/api/v1/rosters", json=roster(20)).raise_for_status()
+    roster_id = made.json()["id"]
+    post = folder / "post.lua"
+    body = json.dumps(roster(20), ensure_ascii=False)
+    post.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                    f"wrk.body = [==[{body}]==]\n", encoding="utf-8")
+    return {"GET /healthz": ("/healthz", None), "GET /floor/thread": ("/floor/thread", None),
+            "GET /floor/row/{id}": (f"/floor/row/{roster_id}", None),
+            "GET /api/v1/rosters/{id}": (f"/api/v1/rosters/{roster_id}", None),
+            "POST /floor/document": ("/floor/document", post),
+            "POST /api/v1/price": ("/api/v1/price", post)}
+
+
+def measure(folder: Path, connections: int, seconds: int) -> dict[str, float]:
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/muster.db",
+           "MUSTER_CREATION_LIMIT": "0", "MUSTER_LOG_LEVEL": "warning"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "bench.floor:app", "--port",
+         str(port), "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=env)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                httpx.get(f"{base}/healthz", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        measured = routes(base, folder)
+        for path, script in measured.values():  # warm up, not counted
+            wrk(base + path, connections, 1, script)
+        return {label: wrk(base + path, connections, seconds, script)
+                for label, (path, script) in measured.items()}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def main() -> None:
@@ -75,32 +127,7 @@ def main() -> None:
     if not shutil.which("wrk"):
         parser.error("wrk is not installed (apt-get install wrk)")
     with tempfile.TemporaryDirectory(prefix="muster-floor-") as folder:
-        port = free_port()
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/muster.db",
-               "MUSTER_CREATION_LIMIT": "0", "MUSTER_LOG_LEVEL": "warning"}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "bench.floor:app", "--port",
-             str(port), "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=env)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(300):
-                try:
-                    httpx.get(f"{base}/healthz", timeout=1)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            made = httpx.post(f"{base}/api/v1/rosters", json=roster(20)).raise_for_status()
-            roster_id = made.json()["id"]
-            paths = {"GET /healthz": "/healthz", "GET /floor/thread": "/floor/thread",
-                     "GET /floor/row/{id}": f"/floor/row/{roster_id}",
-                     "GET /api/v1/rosters/{id}": f"/api/v1/rosters/{roster_id}"}
-            for path in paths.values():  # warm up, not counted
-                wrk(base + path, args.connections, 1)
-            rates = {label: wrk(base + path, args.connections, args.seconds)
-                     for label, path in paths.items()}
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        rates = measure(Path(folder), args.connections, args.seconds)
     health = rates["GET /healthz"]
     print(f"SQLite, 1 worker, {args.connections} connections, {args.seconds} s each")
     for label, rate in rates.items():

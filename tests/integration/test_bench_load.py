@@ -58,7 +58,8 @@ def test_the_floor_run_measures_every_route_beside_healthz() -> None:
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     lines = [m for m in map(ENDPOINT_LINE.match, run.stdout.splitlines()) if m]
     assert [m[2] for m in lines] == ["/healthz", "/floor/thread", "/floor/row/{id}",
-                                     "/api/v1/rosters/{id}"], run.stdout
+                                     "/api/v1/rosters/{id}", "/floor/document",
+                                     "/api/v1/price"], run.stdout
     assert all(int(m[3]) > 0 for m in lines) and float(lines[0][4]) == 1.0, run.stdout
 
 

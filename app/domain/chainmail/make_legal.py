@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
 
 from app.domain.base import Lang, Severity, points_text
 from app.domain.chainmail.catalogue import TROOPS, WEAPONS
@@ -199,6 +198,11 @@ def _build(lines: list[_Line], shares: list[ShareRule], excluded: list[Figures],
 
 
 def _solve(p: _Programme, objective: np.ndarray) -> np.ndarray | None:
+    # Imported when a player first asks: SciPy's optimiser takes longer to import than the
+    # rest of the app's rules together, and every process (each command, each server worker)
+    # would pay for it at start.
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
     n = p.n
     upper = np.full(p.size, np.inf)
     upper[:n] = p.upper
