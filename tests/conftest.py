@@ -1,7 +1,8 @@
 """Fixtures shared by every test layer.
 
-`client` is the whole app on a database of its own: a SQLite file, or with
-MUSTER_TEST_BACKEND=postgresql a fresh PostgreSQL schema. The storage fixtures (`database_url`,
+`client` is the whole app on a database of its own, migrated and empty: a SQLite file, or with
+MUSTER_TEST_BACKEND=postgresql its test process's PostgreSQL schema, emptied of every row
+before the test. The storage fixtures (`database_url`,
 `engine`, `session`, `api`) are parametrized: each test using them runs on SQLite and on
 PostgreSQL (a fresh schema per test; see tests/helpers/databases.py) — only on PostgreSQL in a
 MUSTER_TEST_BACKEND=postgresql run, which follows a full run that already covered SQLite.

@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -100,16 +101,66 @@ def database(backend: str, directory: Path) -> Iterator[str]:
 def app_database(directory: Path, *, migrated: bool = False) -> Iterator[str]:
     """An empty database for the app under test, on the backend MUSTER_TEST_BACKEND names.
 
-    `migrated`: on SQLite, a copy of one file migrated to head once for the whole run; the
-    app's migration on start then finds nothing to do (a tenth of a second a test, spent
-    once). The app's own migration from an empty database is what tests/integration checks.
+    `migrated`: a database at head already, so the app's migration on start finds nothing to
+    do (a tenth of a second a test, spent once): on SQLite a copy of one file migrated once
+    for the whole run; on PostgreSQL one schema per test process, migrated once and emptied
+    of every row before each test (a process runs one test at a time). The app's own
+    migration from an empty database is what tests/integration checks.
     """
     if migrated and TEST_BACKEND == "sqlite":
         shutil.copyfile(_migrated_sqlite_file(), directory / "muster.db")
         yield sqlite_url(directory)
         return
+    if migrated:
+        yield _emptied_postgres_schema()
+        return
     with database(TEST_BACKEND, directory) as url:
         yield url
+
+
+# This process's migrated PostgreSQL schema: its URL, the migrations' record at head, and
+# what drops it.
+_SHARED: dict[str, Any] = {}
+
+
+def _emptied_postgres_schema() -> str:
+    """The process's migrated schema with every row gone. One that an earlier test moved off
+    head (tests/integration/test_health.py does) is dropped and made anew. A connection an
+    earlier test left holding a lock is a failure in 10 s, not a hang."""
+    if _SHARED:
+        with psycopg.connect(_libpq(_SHARED["url"]), autocommit=True) as connection:
+            connection.execute("SET lock_timeout = '10s'")
+            if _record(connection) == _SHARED["record"]:
+                tables = [name for (name,) in connection.execute(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                    "AND tablename <> 'alembic_version'")]
+                connection.execute("TRUNCATE " + ", ".join(f'"{name}"' for name in tables)
+                                   + " RESTART IDENTITY CASCADE")
+                return str(_SHARED["url"])
+        _drop_shared()
+    schema = fresh_schema()
+    url = schema.__enter__()
+    engine = make_engine(settings_for(url))
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()
+    with psycopg.connect(_libpq(url), autocommit=True) as connection:
+        record = _record(connection)
+    drop = functools.partial(schema.__exit__, None, None, None)
+    _SHARED.update(url=url, record=record, drop=drop)
+    return url
+
+
+@atexit.register
+def _drop_shared() -> None:
+    if _SHARED:
+        _SHARED.pop("drop")()
+        _SHARED.clear()
+
+
+def _record(connection: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
+    return connection.execute("SELECT version_num FROM alembic_version ORDER BY 1").fetchall()
 
 
 @functools.cache
