@@ -4,7 +4,7 @@ work of its own, beside GET /healthz and the API's read of the same server in th
 Run: `python bench/floor.py [--seconds 3] [--connections 16]`
 
 The server is Muster's own app (its middleware, its dependencies, one worker on SQLite), with
-two routes added here and nowhere else:
+three routes added here and nowhere else:
 
     GET /floor/thread     a plain `def` answering {"status": "ok"}: healthz plus the trip to a
                           worker thread every route that reads the database makes
@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -43,11 +41,11 @@ from app.main import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.load import free_port, positive, roster  # noqa: E402
+from bench.load import positive, roster, serving  # noqa: E402
 
 
 def app() -> FastAPI:
-    """Muster's app with the two floor routes (uvicorn's --factory)."""
+    """Muster's app with the three floor routes (uvicorn's --factory)."""
     muster = create_app()
 
     @muster.get("/floor/thread")
@@ -94,28 +92,13 @@ def routes(base: str, folder: Path) -> dict[str, tuple[str, Path | None]]:
 
 
 def measure(folder: Path, connections: int, seconds: int) -> dict[str, float]:
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/muster.db",
-           "MUSTER_CREATION_LIMIT": "0", "MUSTER_LOG_LEVEL": "warning"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "bench.floor:app", "--port",
-         str(port), "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=env)
-    try:
+    with serving(f"sqlite:///{folder / 'muster.db'}", folder, factory="bench.floor:app") as port:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                httpx.get(f"{base}/healthz", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
         measured = routes(base, folder)
         for path, script in measured.values():  # warm up, not counted
             wrk(base + path, connections, 1, script)
         return {label: wrk(base + path, connections, seconds, script)
                 for label, (path, script) in measured.items()}
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def main() -> None:

@@ -103,14 +103,18 @@ def command(root: Path, port: int, workers: int) -> list[str]:
 
 
 @contextmanager
-def serving(url: str, folder: Path) -> Iterator[int]:
-    """A one-worker server of this tree on `url`; its port."""
+def serving(url: str, folder: Path, factory: str | None = None) -> Iterator[int]:
+    """A one-worker server of this tree on `url`; its port. `muster serve`, or with `factory`
+    ("module:function") uvicorn serving the app that function makes (bench/floor.py)."""
     port = free_port()
+    argv = command(ROOT, port, 1) if factory is None else [
+        sys.executable, "-m", "uvicorn", "--factory", factory, "--host", "127.0.0.1",
+        "--port", str(port), "--log-level", "warning"]
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "MUSTER_DATA_DIR")}
     env.update(DATABASE_URL=url, MUSTER_CREATION_LIMIT="0", MUSTER_LOG_LEVEL="warning")
     log = folder / f"server-{port}.log"
     with log.open("wb") as sink:
-        process = subprocess.Popen(command(ROOT, port, 1), cwd=ROOT, env=env, stdout=sink,
+        process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=sink,
                                    stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60

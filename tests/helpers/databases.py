@@ -17,7 +17,7 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -118,9 +118,11 @@ def app_database(directory: Path, *, migrated: bool = False) -> Iterator[str]:
         yield url
 
 
-# This process's migrated PostgreSQL schema: its URL, the migrations' record at head, and
-# what drops it.
+# This process's migrated PostgreSQL schema (its URL and the migrations' record at head), and
+# what drops it: at exit, or when it is made anew.
 _SHARED: dict[str, Any] = {}
+_SHARED_DROP = ExitStack()
+atexit.register(_SHARED_DROP.close)
 
 
 def _emptied_postgres_schema() -> str:
@@ -137,26 +139,16 @@ def _emptied_postgres_schema() -> str:
                 connection.execute("TRUNCATE " + ", ".join(f'"{name}"' for name in tables)
                                    + " RESTART IDENTITY CASCADE")
                 return str(_SHARED["url"])
-        _drop_shared()
-    schema = fresh_schema()
-    url = schema.__enter__()
+        _SHARED_DROP.close()
+    url = _SHARED_DROP.enter_context(fresh_schema())
     engine = make_engine(settings_for(url))
     try:
         migrate(engine)
     finally:
         engine.dispose()
     with psycopg.connect(_libpq(url), autocommit=True) as connection:
-        record = _record(connection)
-    drop = functools.partial(schema.__exit__, None, None, None)
-    _SHARED.update(url=url, record=record, drop=drop)
+        _SHARED.update(url=url, record=_record(connection))
     return url
-
-
-@atexit.register
-def _drop_shared() -> None:
-    if _SHARED:
-        _SHARED.pop("drop")()
-        _SHARED.clear()
 
 
 def _record(connection: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:

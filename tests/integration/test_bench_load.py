@@ -45,7 +45,7 @@ def test_a_short_load_run_gets_a_200_for_every_request() -> None:
 
 
 def test_the_floor_run_measures_every_route_beside_healthz() -> None:
-    # bench/floor.py, the floor docs/speed.md cites: Muster's app with two bare routes; a route
+    # bench/floor.py, the floor docs/speed.md cites: Muster's app with three bare routes; a route
     # or a setting it no longer matches fails it (a non-200 answer stops the run).
     if shutil.which("wrk") is None:
         message = "wrk is not installed: install Debian's package (`apt-get install wrk`)"
@@ -74,6 +74,18 @@ def test_load_refuses_bad_arguments_by_name_before_starting_anything(
     assert run.returncode == 2, run.stdout + run.stderr
     assert named in run.stderr and "Traceback" not in run.stderr
     assert "Machine:" not in run.stdout  # nothing was started
+
+
+@pytest.mark.parametrize(("arguments", "named"), [
+    (["--seconds", "0"], "--seconds"), (["--connections", "many"], "--connections"),
+])
+def test_floor_refuses_bad_arguments_by_name_before_starting_anything(
+        arguments: list[str], named: str) -> None:
+    run = subprocess.run([sys.executable, "bench/floor.py", *arguments], cwd=PROJECT,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert named in run.stderr and "Traceback" not in run.stderr
+    assert run.stdout == ""  # nothing was measured
 
 
 @pytest.mark.app_backend
