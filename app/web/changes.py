@@ -255,16 +255,3 @@ def _focus_after(action: str, unit: str, units: list[dict[str, Any]],
     if action == "remove_line":
         return f"u{i}-add-line"
     return None
-    i = int(unit)
-    if action == "move_up":
-        return f"u{max(i - 1, 0)}-move-up" if i - 1 > 0 else "u0-move-down"
-    if action == "move_down":
-        j = min(i + 1, units - 1)
-        return f"u{j}-move-down" if j < units - 1 else f"u{j}-move-up"
-    if action == "duplicate":
-        return f"u{i + 1}-name"
-    if action == "remove_unit":
-        return "units-heading"
-    if action == "remove_line":
-        return f"u{i}-add-line"
-    return None

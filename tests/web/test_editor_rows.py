@@ -128,3 +128,19 @@ def test_the_share_view_neither_offers_nor_searches_for_a_suggestion(
     page = client.get(f"/r/{roster_id}")
     assert page.status_code == 200 and "check-broken" in page.text
     assert 'id="make-legal"' not in page.text
+
+
+@pytest.mark.parametrize("nation", ["mongols", "spanish"])
+def test_a_changed_unit_names_its_no_weapon_choice_as_the_whole_page_does(
+        client: TestClient, nation: str) -> None:
+    # The htmx answer draws the row alone: the "no weapon" choice must read as on the page,
+    # never as an empty option (or " — not in this army" with no name before it).
+    roster_id = create_army(client, nation=nation)
+    add(client, roster_id, "horse_archers")
+    answer = edit(client, roster_id, htmx=True, op="update_unit", unit="0", unit_name="",
+                  figures_0="12", troop_0="light_horse", weapon_0="none")
+    assert answer.status_code == 200  # type: ignore[attr-defined]
+    page = client.get(f"/r/{roster_id}/edit").text
+    for drawn in (answer.text, page):  # type: ignore[attr-defined]
+        option = re.search(r'<option value="none"[^>]*>([^<]*)</option>', drawn)
+        assert option and option.group(1).startswith("no weapon"), option
