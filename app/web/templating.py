@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment, FileSystemLoader, Undefined
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
 from starlette.requests import Request
@@ -38,6 +38,14 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
+class Unwritten(Undefined):
+    """A name the context lacks: false and empty in a test (`{% if problem %}`), as Jinja's
+    own, but an error when written out. A fragment drawn without a word its page's template
+    set (the "no weapon" choice of a changed unit) would otherwise answer an empty label."""
+
+    __str__ = Undefined._fail_with_undefined_error  # type: ignore[assignment]
+
+
 class PageEnvironment(Environment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         """`obj.attribute` in a template. Jinja tries the attribute first and the key after
@@ -54,7 +62,7 @@ class PageEnvironment(Environment):
 # not checked for changes on every page. Messages are translated by the i18n extension with
 # the request's language (i18n.gettext reads it, set by `render`).
 env = PageEnvironment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
-                      extensions=["jinja2.ext.i18n"], auto_reload=False)
+                      extensions=["jinja2.ext.i18n"], auto_reload=False, undefined=Unwritten)
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
 env.globals["RULESETS"] = RULESETS
 # gettext as a plain function (`t`), and with a context (`tp`, i18n.pgettext).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from jinja2 import Environment
+from jinja2 import Environment, UndefinedError
 from starlette.requests import Request
 
 from app.domain.base import LANGS
@@ -111,3 +111,14 @@ def test_a_context_without_its_own_word_gives_the_general_one() -> None:
     assert i18n.pgettext("line_and_square", "Figures") == i18n.gettext("Figures") == "Фигуры"
     source = '{{ tp("line_and_square", "Figures") }}'
     assert env.from_string(source).render() == "Фигуры"
+
+
+def test_a_name_the_context_lacks_may_be_tested_but_never_written_out() -> None:
+    # `{% if problem %}` on a page drawn without one is the templates' everyday idiom; writing
+    # a missing name out is a fragment drawn without what its page set, and must not pass as
+    # an empty label.
+    assert env.from_string("[{% if problem %}{{ problem }}{% endif %}]").render() == "[]"
+    assert env.from_string("[{{ problem or 'none' }}]").render() == "[none]"
+    for written in ("{{ no_weapon }}", "{{ 'u' ~ no_weapon }}"):
+        with pytest.raises(UndefinedError, match="no_weapon"):
+            env.from_string(written).render()
