@@ -17,12 +17,15 @@ class Band:
     """`lo`…`hi` of a base. `hard`: the seed says "at least"/"at most", so the whole-figure
     limits are ceil(lo·N) … floor(hi·N); otherwise it says "about", and they are
     max(1, floor(lo·N)) … ceil(hi·N) (the 1 only when lo > 0: a share the seed says exists
-    needs a figure). `word` is the seed's word for a one-sided "about" ("большинство")."""
+    needs a figure). `word` is the seed's word for a one-sided "about" ("большинство").
+    `over`: strictly more than `lo` of the base, up to all of it ("более половины"): the least
+    whole count is floor(lo·N) + 1, not rounded in anyone's favour."""
 
     lo: Fraction = Fraction(0)
     hi: Fraction = Fraction(1)
     hard: bool = False
     word: str | None = None  # a msgid
+    over: bool = False
 
     @functools.cached_property
     def _parts(self) -> tuple[int, int, int, int]:
@@ -32,6 +35,8 @@ class Band:
     def limits(self, base: int) -> tuple[int, int]:
         """Whole-figure limits for a base of `base` figures."""
         a, b, p, q = self._parts
+        if self.over:
+            return a * base // b + 1, base
         if self.hard:
             return -(-a * base // b), p * base // q
         return max(1 if a else 0, a * base // b), -(-p * base // q)
@@ -62,6 +67,8 @@ class Band:
     def _text(self, lang: Lang) -> str:
         """The band as the rules panel shows it: at least 75 %, exact; about 20 %, 10–30 %."""
         lo, hi = self._edges[lang]
+        if self.over:
+            return tr(lang, "more than %(lo)s %%", lo=lo)
         if self.hard:
             if self.hi == 1:
                 return tr(lang, "at least %(lo)s %%, exact", lo=lo)

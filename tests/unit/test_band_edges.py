@@ -88,6 +88,23 @@ def chinese_heavy_foot(k: int) -> dict[str, Any]:  # army of 47, "some" ≤ 10 %
     return army("china", *units(some("light_foot", 47 - k, "polearm"), some("heavy_foot", k)))
 
 
+def magyar_medium_horse(k: int) -> dict[str, Any]:  # horse of 13
+    return army("magyars", *units(some("medium_horse", k, "lance"),
+                                  some("light_horse", 13 - k, "javelins")))
+
+
+def polish_light_horse(k: int) -> dict[str, Any]:  # horse of 21
+    return army("poles", *units(some("medium_horse", 21 - k, "lance"),
+                                some("light_horse", k, "javelins")))
+
+
+def polish_horse_of(army_size: int) -> Builder:
+    def build(k: int) -> dict[str, Any]:
+        return army("poles", *units(some("medium_horse", k, "lance"),
+                                    some("heavy_foot", army_size - k)))
+    return build
+
+
 # (code, roster with k counted figures, k, holds)
 EDGES: list[tuple[str, Builder, int, bool]] = [
     # 40–60 % of 23: 9.2 → 9 … 13.8 → 14
@@ -144,6 +161,22 @@ EDGES: list[tuple[str, Builder, int, bool]] = [
     ("poles.light_crossbows", polish_crossbows, 1, True),
     ("poles.light_crossbows", polish_crossbows, 5, True),
     ("poles.light_crossbows", polish_crossbows, 6, False),
+    # about 25 %, 15–35 % of 13 horse: 1.95 → 1 … 4.55 → 5; none is never "the other quarter"
+    ("magyars.medium_horse", magyar_medium_horse, 0, False),
+    ("magyars.medium_horse", magyar_medium_horse, 1, True),
+    ("magyars.medium_horse", magyar_medium_horse, 5, True),
+    ("magyars.medium_horse", magyar_medium_horse, 6, False),
+    # 15–35 % of 21 horse: 3.15 → 3 … 7.35 → 8
+    ("poles.light_horse", polish_light_horse, 2, False),
+    ("poles.light_horse", polish_light_horse, 3, True),
+    ("poles.light_horse", polish_light_horse, 8, True),
+    ("poles.light_horse", polish_light_horse, 9, False),
+    # more than half, strictly: of 100, 51; of 21, 11 (10.5 is not a figure)
+    ("poles.horse_main", polish_horse_of(100), 50, False),
+    ("poles.horse_main", polish_horse_of(100), 51, True),
+    ("poles.horse_main", polish_horse_of(21), 10, False),
+    ("poles.horse_main", polish_horse_of(21), 11, True),
+    ("poles.horse_main", polish_horse_of(21), 21, True),
     # "some" ≤ 10 % of 47: 4.7 → 5
     ("china.some", chinese_heavy_foot, 5, True),
     ("china.some", chinese_heavy_foot, 6, False),

@@ -33,6 +33,9 @@ BANDS: dict[str, tuple[str, str]] = {
                              "немного меньше половины, 30–60 %"),
     "poles.medium_lancers": ("about 75 %, 65–85 %", "около 75 %, 65–85 %"),
     "poles.light_crossbows": ("about 10 %, 5–15 %", "около 10 %, 5–15 %"),
+    "poles.light_horse": ("about 25 %, 15–35 %", "около 25 %, 15–35 %"),
+    "poles.horse_main": ("more than 50 %", "более 50 %"),
+    "magyars.medium_horse": ("about 25 %, 15–35 %", "около 25 %, 15–35 %"),
     "russians.horse_share": ("about 20 %, 10–30 %", "около 20 %, 10–30 %"),
     "russians.medium_horse": ("at least 75 %, exact", "не менее 75 %, точно"),
     "russians.heavy_foot": ("about 50 %, 40–60 %", "около 50 %, 40–60 %"),
@@ -120,7 +123,10 @@ def lowest_percent(band: str) -> float:
 def test_a_share_message_says_to_add_when_short_and_remove_when_over(case: Case) -> None:
     english = message(case.roster, case.code)
     percent = float(re.search(r"= ([\d.]+) %", english).group(1))
-    verb = "add" if percent < lowest_percent(BANDS[case.code][0]) else "remove"
+    band = BANDS[case.code][0]
+    short = percent <= lowest_percent(band) if band.startswith("more than") else \
+        percent < lowest_percent(band)
+    verb = "add" if short else "remove"
     assert english.split(" — ")[-1].startswith(verb)
 
 

@@ -51,7 +51,9 @@ fractions = st.integers(0, 100).map(lambda n: Fraction(n, 100))
 @st.composite
 def broken(draw: st.DrawFn) -> tuple[Band, int, int]:
     lo, hi = sorted([draw(fractions), draw(fractions)])
-    band = Band(lo, hi, hard=draw(st.booleans()))
+    kind = draw(st.sampled_from(["about", "hard", "over"]))
+    # "over": more than lo, up to all of the base (the Poles' "main" horse)
+    band = Band(lo, Fraction(1), over=True) if kind == "over" else Band(lo, hi, hard=kind == "hard")
     base = draw(st.integers(1, 300))
     count = draw(st.integers(0, base))
     return band, count, base

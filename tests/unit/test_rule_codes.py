@@ -137,9 +137,9 @@ def test_fortifications_waive_only_the_magyar_foot_share() -> None:
 
 
 def test_the_same_horde_is_too_few_archers_for_mongols_but_enough_for_tatars() -> None:
-    horde = army("mongols", unit(line("medium_horse", 5, "lance")),
-                 unit(line("light_horse", 5, "lance")), unit(line("light_horse", 6, "bow")),
-                 unit(line("light_horse", 4, "javelins")))
+    # 5 archers of 17: under floor(0.4·17) = 6 for Mongols, at floor(0.3·17) = 5 for Tatars.
+    horde = army("mongols", unit(line("medium_horse", 6, "lance")),
+                 unit(line("light_horse", 6, "lance")), unit(line("light_horse", 5, "bow")))
     assert [i.code for i in issues_of(horde)] == ["mongols.horse_archers"]
     assert issues_of(horde | {"nation": "tatars"}) == []
 

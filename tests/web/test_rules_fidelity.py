@@ -165,3 +165,40 @@ def test_the_sheet_links_the_calculators_its_army_uses_on_screen(client: TestCli
     links = client.get(f"/r/{plain}/print").text
     assert "/calc/siege" not in links and "/calc/tournament" not in links
     assert 'href="/calc/man-to-man?lang=en"' in links
+
+
+# The armies, each past a rule the seed states and the panels did not check: the
+# panel's line for the rule, and its remedy.
+NEW_RULES = [
+    (army("mongols", unit(line("medium_horse", 3, "lance")), unit(line("light_horse", 3, "lance")),
+          unit(line("light_horse", 8, "bow")), unit(line("medium_horse", 6, "bow"))),
+     {"en": ("horse other than lancers and horse archers — 6", "remove or re-arm 6"),
+      "ru": ("конница, кроме копейщиков и конных лучников — 6", "уберите или перевооружите 6")}),
+    (army("magyars", unit(line("light_horse", 4, "javelins")), unit(line("light_horse", 2, "bow"))),
+     {"en": ("medium horse: 0 of 6 horse figures = 0 %, must be about 25 %, 15–35 %",
+             "add 1 to 4 more"),
+      "ru": ("средняя конница: 0 из 6 фигур конницы = 0 %, должно быть около 25 %, 15–35 %",
+             "добавьте ещё от 1 до 4")}),
+    (army("poles", unit(line("medium_horse", 6, "lance"))),
+     {"en": ("light horse: 0 of 6 horse figures = 0 %, must be about 25 %, 15–35 %",
+             "add 1 to 4 more"),
+      "ru": ("лёгкая конница: 0 из 6 фигур конницы = 0 %, должно быть около 25 %, 15–35 %",
+             "добавьте ещё от 1 до 4")}),
+    (army("poles", unit(line("medium_horse", 3, "lance")), unit(line("light_horse", 1, "crossbow")),
+          unit(line("heavy_foot", 100))),
+     {"en": ("horse: 4 of 104 figures = 3.8 %, must be more than 50 %",
+             "add 97 or more, or remove 97 to 100 other figures"),
+      "ru": ("конница: 4 из 104 фигур = 3,8 %, должно быть более 50 %",
+             "добавьте ещё 97 или больше или уберите от 97 до 100 других фигур")}),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize(("doc", "said"), NEW_RULES, ids=["steppe", "magyars", "poles", "polish"])
+def test_the_rules_the_seed_states_are_in_both_languages_panels_with_a_hint_that_mends_them(
+        client: TestClient, doc: dict[str, Any], said: dict[str, tuple[str, str]],
+        lang: str) -> None:
+    words = text_of(client.get(f"/r/{store(client, doc)}?lang={lang}").text)
+    summary, hint = said[lang]
+    how = {"en": "Fix:", "ru": "Как исправить:"}[lang]
+    assert f"{summary} {how} {hint}" in words

@@ -170,9 +170,9 @@ def _build(lines: list[_Line], shares: list[ShareRule], excluded: list[Figures],
         counted, base = p.members(rule.counted), p.members(rule.base)
         a, b = rule.band.lo.numerator, rule.band.lo.denominator
         q_, p_ = rule.band.hi.denominator, rule.band.hi.numerator
-        r = p.row()  # the lower limit
+        r = p.row()  # the lower limit: a·N ≤ b·c (hard), < b·c (over), < b·c + b (about)
         r[:n] = a * base - b * counted
-        p.add(r, -np.inf, 0 if rule.band.hard else b - 1)
+        p.add(r, -np.inf, -1 if rule.band.over else 0 if rule.band.hard else b - 1)
         r = p.row()  # the upper limit
         r[:n] = q_ * counted - p_ * base
         p.add(r, -np.inf, 0 if rule.band.hard else q_ - 1)

@@ -33,6 +33,9 @@ from app.domain.words import counted
 
 E, W = Severity.error, Severity.warning
 BOWS = troops("bow", "composite_bow")
+# The horse a steppe army is made of: medium and light lancers, light horse archers.
+STEPPE_HORSE = frozenset({("medium_horse", "lance"), ("light_horse", "lance"),
+                          *(("light_horse", bow) for bow in BOWS)})
 
 
 def band(lo: str, hi: str, word: str | None = None) -> Band:
@@ -117,7 +120,8 @@ class NoneRule:
         summary = f"{title}: {self.excluded.label(lang)} — {count}"
         # Other arms mend a rule about arms ("every foot line carries pikes"); a rule about
         # troop types is mended only by removing them (or changing their type: another troop).
-        by_arms = self.excluded.weapons is not None or bool(self.excluded.except_weapons)
+        by_arms = self.excluded.weapons is not None or bool(self.excluded.except_weapons) \
+            or bool(self.excluded.except_arms)
         hint = "" if count == 0 else (
             tr(lang, "remove or re-arm %(count)s", count=count) if by_arms
             else tr(lang, "remove %(count)s", count=count))
@@ -161,6 +165,14 @@ def _steppe(prefix: str, archers: Band) -> tuple[Rule, ...]:
                   _f(N_("light horse with bows"),
                      troops=troops("light_horse"), weapons=BOWS),
                   ARMY, archers),
+        # "а все остальные – Лёгкая Конница с луками": the three bands leave no room for other
+        # horse. A longbow is not among the horse archers' bows (the seed's bow and composite
+        # bow are the horse archer's; docs/rules-interpretations.md).
+        NoneRule(f"{prefix}.other_horse", E,
+                 _f(N_("horse other than lancers and horse archers"), troop_class="horse",
+                    except_arms=STEPPE_HORSE),
+                 N_("Every horseman is a medium lancer, a light lancer or a light horse "
+                    "archer")),
     )
 
 
@@ -175,6 +187,10 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
                   _f(N_("light horse with bows"),
                      troops=troops("light_horse"), weapons=BOWS),
                   LIGHT_HORSE, band("0.15", "0.35")),
+        # "другая четверть — Средняя": a share the seed says exists.
+        ShareRule("magyars.medium_horse", E, _f(N_("medium horse"),
+                                                troops=troops("medium_horse")),
+                  HORSE, band("0.15", "0.35")),
         ShareRule("magyars.foot_share", E, _f(N_("foot"), troop_class="foot"),
                   ARMY, hard("0", "0.10"), waived_by_fortifications=True),
         _light_foot_only("magyars"),
@@ -198,6 +214,11 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
                  _f(N_("medium horse without lances"),
                     troops=troops("medium_horse"), except_weapons=troops("lance")),
                  N_("The other horse are light horse")),
+        ShareRule("poles.light_horse", E, _f(N_("light horse"), troops=troops("light_horse")),
+                  HORSE, band("0.15", "0.35")),
+        # "Главный инструмент Поляков — это их кавалерия": more than half the army.
+        ShareRule("poles.horse_main", W, _f(N_("horse"), troop_class="horse"),
+                  ARMY, Band(Fraction(1, 2), over=True)),
         NoneRule("poles.foot_types", W,
                  _f(N_("foot other than heavy or light foot"),
                     troop_class="foot", except_troops=HEAVY_FOOT_TROOPS | LIGHT_FOOT_TROOPS),

@@ -41,6 +41,7 @@ class Figures:
     weapons: frozenset[str] | None = None
     except_troops: frozenset[str] = frozenset()
     except_weapons: frozenset[str] = frozenset()
+    except_arms: frozenset[tuple[str, str]] = frozenset()  # (troop, weapon) pairs left out
     knights: bool | None = None
 
     def matches(self, key: Key) -> bool:
@@ -51,7 +52,8 @@ class Figures:
             return False
         if self.weapons is not None and weapon not in self.weapons:
             return False
-        if troop in self.except_troops or weapon in self.except_weapons:
+        if troop in self.except_troops or weapon in self.except_weapons \
+                or (troop, weapon) in self.except_arms:
             return False
         return self.knights is None or self.knights == knights
 
