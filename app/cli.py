@@ -44,7 +44,8 @@ def serve(args: argparse.Namespace) -> int:
         os.environ["MUSTER_LOG_LEVEL"] = args.log_level
     settings = settings_check.load()
     settings_check.check_database(settings, create=True)
-    settings_check.check_for_serving(settings)
+    for warning in settings_check.check_for_serving(settings):
+        say(warning, error=True)
     settings_check.check_listen(args.host or settings.host, args.port or settings.port,
                                 flags=bool(args.host or args.port))
     say(tr(_lang(), "muster: data in %(where)s", where=settings_check.describe(settings)))

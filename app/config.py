@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, ValidationInfo, field_validator
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The most browsers a roster's bounds may allow: far beyond any real roster's, and a number every
@@ -16,6 +16,7 @@ MAX_BROWSERS_PER_ROSTER = 1_000_000
 # The project folder (the app is installed in place, beside its templates and migrations): the
 # default database lives in its `data` folder, wherever the server is started from.
 PROJECT_DIR = Path(__file__).resolve().parent.parent
+UNSAFE_IN_ADDRESS = frozenset('"\'<>`\\{}|^')
 
 
 class Settings(BaseSettings):
@@ -39,34 +40,40 @@ class Settings(BaseSettings):
     # Storage: connection pool and lock waits.
     db_pool_size: int = Field(default=20, ge=1, le=200)
     db_max_overflow: int = Field(default=10, ge=0, le=100)
-    db_pool_timeout: float = Field(default=30.0, gt=0, description="pool wait, seconds")
-    db_busy_timeout_ms: int = Field(default=5000, ge=0, description="SQLite: wait for a writer")
+    db_pool_timeout: float = Field(default=30.0, gt=0, le=3600, allow_inf_nan=False,
+                                   description="pool wait, seconds")
+    db_busy_timeout_ms: int = Field(default=5000, ge=0, le=600_000,
+                                    description="SQLite: wait for a writer, milliseconds")
     # PostgreSQL: test each connection before use (one round trip per request), or find a
     # broken one when it fails: SQLAlchemy then discards the whole pool, so after a database
     # restart the requests in flight get 503 and the next ones get new connections.
     db_pre_ping: bool = False
-    db_recycle_seconds: int = Field(default=1800, ge=1, description="reopen older connections")
-    db_connect_timeout: int = Field(default=10, ge=1, description="PostgreSQL: seconds to connect")
+    db_recycle_seconds: int = Field(default=1800, ge=1, le=7 * 24 * 3600,
+                                    description="reopen older connections")
+    db_connect_timeout: int = Field(default=10, ge=1, le=600,
+                                    description="PostgreSQL: seconds to connect")
     sqlite_synchronous: Literal["NORMAL", "FULL"] = "FULL"
     # Page cache of each SQLite connection (KiB). The pool keeps up to db_pool_size connections
     # open, and the operating system caches the file for all of them anyway.
     sqlite_cache_kib: int = Field(default=1024, ge=64, le=1024 * 1024)
     migrate_on_start: bool = True
-    max_body_bytes: int = 1024 * 1024
+    # A request's body, bytes: under 4 KiB an ordinary change of a unit would be refused; past
+    # 64 MiB one request could hold a worker's memory.
+    max_body_bytes: int = Field(default=1024 * 1024, ge=4096, le=64 * 1024 * 1024)
     # Revisions kept per roster, the latest (0: all). Every change stores one: without a bound,
     # changing one large roster again and again fills the disk, whatever the creation limit.
-    max_revisions: int = Field(default=200, ge=0)
+    max_revisions: int = Field(default=200, ge=0, le=100_000)
     # Browsers one roster is remembered by (its device rows), the latest-opened: those that may
     # edit it (opened by its edit link) and those that keep it in "my rosters" only to read (a
     # share link opened, a right to edit withdrawn by a new link or by this bound). Past either,
     # the ones that opened it longest ago lose that place. Without them, a script opening the
     # edit link as new browsers, and renewing it, left rows and devices behind without end.
     # app/services/devices.py keeps the same defaults for sessions made without the settings.
-    max_editing_browsers: int = 32
-    max_reading_browsers: int = 300
+    max_editing_browsers: int = Field(default=32, ge=1, le=MAX_BROWSERS_PER_ROSTER)
+    max_reading_browsers: int = Field(default=300, ge=1, le=MAX_BROWSERS_PER_ROSTER)
     # Rosters one client address may create per window, counted in the database so that the
     # limit holds across server processes (0: no limit). See app/services/creation_limit.py.
-    creation_limit: int = Field(default=60, ge=0)
+    creation_limit: int = Field(default=60, ge=0, le=1_000_000)
     creation_window_seconds: int = Field(default=600, ge=1, le=7 * 24 * 3600)
     # Addresses or networks of reverse proxies whose X-Forwarded-For is believed, comma-separated
     # ("127.0.0.1, 10.0.0.0/8"). Empty: the peer address is the client.
@@ -78,29 +85,20 @@ class Settings(BaseSettings):
     public_url: str = ""
     secure_cookies: bool = False
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: int = Field(default=8000, ge=1, le=65535)
     # Operations (docs/operations.md). One log line per request, plain text or JSON lines.
     log_format: Literal["plain", "json"] = "plain"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     workers: int = Field(default=1, ge=1, le=64, description="processes `muster serve` starts")
     # On SIGTERM the server stops accepting and gives requests in flight this long to finish.
-    graceful_timeout: float = Field(default=30.0, gt=0, le=3600, description="seconds")
+    graceful_timeout: float = Field(default=30.0, gt=0, le=3600, allow_inf_nan=False,
+                                    description="seconds")
 
     @field_validator("log_format", "log_level", mode="before")
     @classmethod
     def _lowercase(cls, value: object) -> object:
         # Operators write INFO or JSON as often as info or json.
         return value.lower() if isinstance(value, str) else value
-
-    @field_validator("max_editing_browsers", "max_reading_browsers", mode="after")
-    @classmethod
-    def _at_least_one(cls, value: int, info: ValidationInfo) -> int:
-        # Named as operators write it: pydantic's own message names only the field. With 0 an
-        # edit link would grant nothing (or a withdrawn grant forget the browser at once).
-        if not 1 <= value <= MAX_BROWSERS_PER_ROSTER:
-            raise ValueError(f"MUSTER_{str(info.field_name).upper()} must be from 1 to "
-                             f"{MAX_BROWSERS_PER_ROSTER} (browsers per roster), not {value}")
-        return value
 
     @field_validator("data_dir", mode="before")
     @classmethod
@@ -114,13 +112,6 @@ class Settings(BaseSettings):
         # A relative MUSTER_DATA_DIR is read once, against the directory Muster starts in, so
         # that every message and `muster backup` name the same absolute file.
         return value.expanduser().absolute()
-
-    @field_validator("port", mode="after")
-    @classmethod
-    def _tcp_port(cls, value: int) -> int:
-        if not 1 <= value <= 65535:
-            raise ValueError(f"must be a TCP port from 1 to 65535, not {value}")
-        return value
 
     @field_validator("public_url", mode="after")
     @classmethod
@@ -157,6 +148,9 @@ def public_address(value: str) -> str:
         problem = "is not a valid address"
     elif any(ch.isspace() or not ch.isprintable() for ch in text):
         problem = "contains spaces or control characters"
+    elif any(ch in UNSAFE_IN_ADDRESS for ch in text):
+        # Written into every page and API link: a quote or bracket would break out of them.
+        problem = "contains a quote, bracket or backslash"
     elif parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         problem = "is not an absolute http:// or https:// address"
     elif parts.username is not None or parts.password is not None:

@@ -6,6 +6,7 @@ status 2, see app/cli.py), not in a traceback from pydantic, SQLAlchemy or a dri
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import socket
@@ -225,16 +226,24 @@ def _check_writable(directory: Path, setting: str) -> None:
                            "a directory Muster may write in") from error
 
 
-def check_for_serving(settings: Settings) -> None:
-    """What only the running app would refuse, refused before it starts."""
+def check_for_serving(settings: Settings) -> list[str]:
+    """What only the running app would refuse, refused before it starts; the warnings of what
+    it would run with but an operator should know."""
     from app.services.creation_limit import trusted_proxies
 
     try:
-        trusted_proxies(settings.trusted_proxies)
+        proxies = trusted_proxies(settings.trusted_proxies)
     except ValueError as error:
         message = str(error).removeprefix("MUSTER_TRUSTED_PROXIES: ")
         raise SettingError("MUSTER_TRUSTED_PROXIES", message,
                            WORDED["trusted_proxies"]) from error
+    everyone = [entry for entry in proxies
+                if ipaddress.ip_network(entry, strict=False).prefixlen == 0]
+    if everyone:
+        return [f"muster: warning: MUSTER_TRUSTED_PROXIES {', '.join(everyone)} trusts every "
+                "address: any client may then forge its address in X-Forwarded-For, and so "
+                "escape the creation limit"]
+    return []
 
 
 def check_listen(host: str, port: int, *, flags: bool = False) -> None:

@@ -25,6 +25,7 @@ from app.config import Settings
 from app.main import create_app
 from app.services import devices, rosters
 from app.services.records import RESTORE_DAYS
+from app.settings_check import from_validation
 from app.storage.tables import Device, DeviceRoster, Roster, utcnow
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
@@ -238,8 +239,11 @@ def test_the_bounds_are_settings_from_one_to_a_million(monkeypatch: pytest.Monke
     # A number past what the database's integers hold failed every edit link with a 500.
     for refused in ("0", "-3", "1000001", "99999999999999999999"):
         monkeypatch.setenv(f"MUSTER_{name}", refused)
-        with pytest.raises(ValidationError, match=f"MUSTER_{name} must be from 1 to 1000000"):
+        with pytest.raises(ValidationError) as caught:
             Settings(_env_file=None)  # type: ignore[call-arg]
+        lines = from_validation(caught.value).lines()
+        assert lines.startswith(f"muster: MUSTER_{name}: '{refused}' is not accepted")
+        assert lines.endswith("accepted: a whole number, at least 1, at most 1000000")
 
 
 @pytest.fixture
