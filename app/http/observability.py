@@ -37,6 +37,7 @@ CLIENT_CLOSED = 499
 _UNSAFE = re.compile(r"[\x00-\x20\x7f-\xa0%\u1680\u2000-\u200f\u2028-\u202f"
                      r"\u205f-\u206f\u3000\ufeff]")
 _HANDLER_NAME = "muster"
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
 def escaped(field: str) -> str:
@@ -78,6 +79,7 @@ class RequestLog:
         scope.setdefault("state", {})["request_id"] = rid
         token = _current_id.set(rid)
         status = 0
+        failed = False
         started = time.perf_counter()
 
         async def answer(message: Message) -> None:
@@ -100,6 +102,7 @@ class RequestLog:
         except BaseException:
             # The server answers an unhandled error with 500 after this middleware gives up.
             status = status or 500
+            failed = True
             raise
         finally:
             elapsed_ms = (time.perf_counter() - started) * 1000
@@ -109,7 +112,10 @@ class RequestLog:
                       "client": client[0] if client else None}
             ACCESS.info("%s %s %s %.1fms", escaped(fields["method"]), escaped(fields["path"]),
                         status, elapsed_ms, extra={"http": fields})
-            _current_id.reset(token)
+            if not failed:
+                # Left set after an unhandled error: the server logs its traceback once this
+                # middleware has given up, in the same task, and that line carries the id too.
+                _current_id.reset(token)
 
 
 class _RequestIdFilter(logging.Filter):
@@ -150,7 +156,9 @@ class JsonFormatter(logging.Formatter):
             entry.update(http)
         if record.exc_info:
             entry["error"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False, default=str)
+        # JSON leaves these unescaped, but readers that split on Unicode line boundaries
+        # (str.splitlines, many log shippers) would cut the record there.
+        return json.dumps(entry, ensure_ascii=False, default=str).translate(_LINE_BREAKS)
 
 
 class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
