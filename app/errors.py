@@ -55,7 +55,7 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
             loc = ["body"]
         if (error.get("type") == "string_pattern_mismatch"
                 and (error.get("ctx") or {}).get("pattern") in names.PATTERNS):
-            message = names.MESSAGE  # not the pattern: a class of some thirty ranges
+            message = names.MESSAGES[error["ctx"]["pattern"]]  # not the pattern itself
         out.append({"field": field_path(loc), "message": message,
                     "type": error.get("type", "value_error"), "loc": loc})
     return out

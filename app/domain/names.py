@@ -52,38 +52,67 @@ def _class(ranges: tuple[tuple[int, int], ...]) -> str:
                    for low, high in ranges)
 
 
-# A roster's name: some character that shows. A unit's: that, or nothing but spaces (which
-# stripping leaves empty: an unnamed unit).
-VISIBLE = f"[^{_class(INVISIBLE)}]"
+# C0 control characters (and DEL) are refused in every text a player writes: a NUL is written
+# raw into a page, becomes a space in an export, and PostgreSQL's text columns drop it. A note
+# keeps its tabs and line breaks (a form's textarea sends CR LF).
+CONTROLS: tuple[tuple[int, int], ...] = ((0x0000, 0x001F), (0x007F, 0x007F))
+NOTE_CONTROLS: tuple[tuple[int, int], ...] = (
+    (0x0000, 0x0008), (0x000B, 0x000C), (0x000E, 0x001F), (0x007F, 0x007F))
+
+# A roster's name: some character that shows, and no control character. A unit's: that, or
+# nothing but spaces (which stripping leaves empty: an unnamed unit).
+_NO_CONTROL = f"[^{_class(CONTROLS)}]*"
+VISIBLE = f"^{_NO_CONTROL}[^{_class(INVISIBLE)}]{_NO_CONTROL}$"
 VISIBLE_OR_BLANK = f"^[{_class(WHITE_SPACE)}]*$|{VISIBLE}"
-PATTERNS = frozenset({VISIBLE, VISIBLE_OR_BLANK})
-MESSAGE = "must contain a visible character, not only spaces or invisible characters"
+NOTE = f"^[^{_class(NOTE_CONTROLS)}]*$"
+# What a refusal by each pattern says (the patterns are classes of some thirty ranges).
+MESSAGES = {
+    VISIBLE: "must contain a visible character and no control characters",
+    VISIBLE_OR_BLANK: "must contain a visible character and no control characters",
+    NOTE: "must not contain control characters other than tabs and line breaks",
+}
+PATTERNS = frozenset(MESSAGES)
 
 UnitName = Annotated[str, StringConstraints(strip_whitespace=True, max_length=limits.MAX_NAME,
                                             pattern=VISIBLE_OR_BLANK)]
 RosterName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
                                               max_length=limits.MAX_NAME, pattern=VISIBLE)]
+Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE, pattern=NOTE)]
 
 _VISIBLE = re.compile(VISIBLE)
 _VISIBLE_OR_BLANK = re.compile(VISIBLE_OR_BLANK)
+_CONTROL = re.compile(f"[{_class(CONTROLS)}]")
+_NOTE_CONTROL = re.compile(f"[{_class(NOTE_CONTROLS)}]")
 # What a stored roster named with nothing visible is called when it is read (see `mended`).
 UNNAMED = "—"
 
 
+def _unit_mended(unit: Any) -> Any:
+    if not isinstance(unit, dict):
+        return unit
+    out = dict(unit)
+    name = out.get("name")
+    if isinstance(name, str):
+        name = _CONTROL.sub("", name)
+        out["name"] = name if _VISIBLE_OR_BLANK.search(name) else ""
+    if isinstance(out.get("note"), str):
+        out["note"] = _NOTE_CONTROL.sub("", out["note"])
+    return out
+
+
 def mended(document: Any) -> dict[str, Any] | None:
-    """A stored document (as parsed JSON) whose names show nothing, with its roster named
-    UNNAMED and such units unnamed; None if no name needs it. For rosters stored before these
-    names were refused: they are read as they look, and stored so at their next change."""
+    """A stored document (as parsed JSON) whose names show nothing or hold control characters,
+    with those characters dropped (notes keep tabs and line breaks), its roster named UNNAMED
+    and such units unnamed; None if no text needs it. For rosters stored before these were
+    refused: they are read as they look, and stored so at their next change."""
     if not isinstance(document, dict):
         return None
     out = dict(document)
     name = out.get("name")
-    if isinstance(name, str) and not _VISIBLE.search(name):
-        out["name"] = UNNAMED
+    if isinstance(name, str):
+        name = _CONTROL.sub("", name)
+        out["name"] = name if _VISIBLE.search(name) else UNNAMED
     units = out.get("units")
     if isinstance(units, list):
-        out["units"] = [
-            {**unit, "name": ""} if isinstance(unit, dict) and isinstance(unit.get("name"), str)
-            and not _VISIBLE_OR_BLANK.search(unit["name"]) else unit
-            for unit in units]
+        out["units"] = [_unit_mended(unit) for unit in units]
     return None if out == document else out

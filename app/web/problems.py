@@ -111,8 +111,10 @@ def message(error: Mapping[str, Any]) -> str:
         return gettext("required")
     if kind == "too_long":
         return gettext("at most %(n)s") % {"n": ctx.get("max_length")}
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == names.NOTE:
+        return gettext("must not contain control characters other than tabs and line breaks")
     if kind == "string_pattern_mismatch" and ctx.get("pattern") in names.PATTERNS:
-        return gettext("must contain a visible character, not only spaces or invisible ones")
+        return gettext("must contain a visible character and no control characters")
     if kind in ("int_parsing", "int_type", "int_from_float"):
         return gettext("must be a whole number")
     if kind in ("literal_error", "enum"):

@@ -44,22 +44,27 @@ HOSTILE = [
 PLAIN = "Plain name"
 SYSTEMS = ["chainmail", "line_and_square", "formation_density"]
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+_NAME_REFUSES = re.compile(r"[\x00-\x1f\x7f]")
+_NOTE_REFUSES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def document(ruleset: str, text: str) -> dict[str, Any]:
-    """A roster of `ruleset` with `text` in every name and note a player writes."""
+def document(ruleset: str, hostile: str) -> dict[str, Any]:
+    """A roster of `ruleset` with `hostile` in every name and note a player writes, less the
+    control characters each refuses (test_control_characters_are_refused_naming_the_field):
+    a name takes none, a note its tabs and line breaks."""
+    text, note = _NAME_REFUSES.sub("", hostile), _NOTE_REFUSES.sub("", hostile)
     if ruleset == "chainmail":
         doc = army(text)
-        doc["note"] = text
-        doc["units"][0].update(name=text, note=text)
+        doc["note"] = note
+        doc["units"][0].update(name=text, note=note)
         return doc
     if ruleset == "line_and_square":
         unit = {"name": text, "class": "line_infantry", "figures": 12, "speed": 6, "points": 5,
-                "note": text}
+                "note": note}
     else:
-        unit = {"name": text, "density": 3, "files": 5, "note": text, "lines": [
+        unit = {"name": text, "density": 3, "files": 5, "note": note, "lines": [
             {"class": "shock_troops", "weapon": "pike", "count": 5}]}
-    return {"name": text, "ruleset": ruleset, "note": text, "units": [unit]}
+    return {"name": text, "ruleset": ruleset, "note": note, "units": [unit]}
 
 
 class Tags(HTMLParser):
@@ -282,3 +287,20 @@ def test_undecodable_form_fields_are_never_a_server_error(client: TestClient) ->
     upload = client.post("/rosters/import", data={"csrf": token},
                          files={"file": ("army.json", b"\xff\xfe\x00garbage")})
     assert upload.status_code == 422
+
+
+@pytest.mark.parametrize("ruleset", SYSTEMS)
+def test_control_characters_are_refused_naming_the_field_and_nothing_is_stored(
+        client: TestClient, ruleset: str) -> None:
+    doc = document(ruleset, PLAIN)
+    doc["name"] = "ab\x00cd"
+    for path in ("/api/v1/rosters", "/api/v1/price", "/api/v1/rosters/import"):
+        answer = client.post(path, json=doc)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["detail"][0]["field"] == "name"
+    noted = document(ruleset, PLAIN)
+    noted["units"][0]["note"] = "bell\x07"
+    answer = client.post("/api/v1/rosters", json=noted)
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["field"] == "units[0].note"
+    assert "control characters" in answer.json()["message"]

@@ -66,14 +66,19 @@ def test_pydantic_and_the_json_schemas_pattern_refuse_the_same_characters(
     # Among spaces and invisible characters, with a visible one either side of each range.
     edges = {chr(code) for low, high in names.INVISIBLE for code in (low - 1, high + 1)
              if code >= 0}
-    framed = [f" {ch}\u200b\t" for ch in sorted(invisible | edges)]
+    # Framed by spaces that are not controls: the pattern is tried on the raw text here, and
+    # pydantic tries it on the stripped one.
+    framed = [f" {ch}\u200b\u3000" for ch in sorted(invisible | edges)]
     by_pattern = {text for text in EVERY_CHARACTER + framed if not re.search(pattern, text)}
     assert refused(kind, EVERY_CHARACTER + framed) == by_pattern
+    # A control character is refused even beside a visible one.
+    controlled = {f" {ch}\u200b\u3000" for ch in edges if ord(ch) in codes(names.CONTROLS)}
     if kind is names.RosterName:
-        assert by_pattern == invisible | {f" {ch}\u200b\t" for ch in invisible}
+        assert by_pattern == invisible | {f" {ch}\u200b\u3000" for ch in invisible} | controlled
     else:  # a unit may be left unnamed: spaces alone are stripped to ""
         blank = {chr(code) for code in codes(names.WHITE_SPACE)}
-        assert by_pattern == (invisible - blank) | {f" {ch}\u200b\t" for ch in invisible}
+        assert by_pattern == (invisible - blank) | {
+            f" {ch}\u200b\u3000" for ch in invisible} | controlled
 
 
 @pytest.mark.parametrize("name", ["\u200b", "\u200c\u200d", "\u2060", "\ufeff", " \u200b ",
@@ -95,6 +100,8 @@ def test_a_name_of_invisible_characters_is_refused_naming_it_in_every_rule_syste
                 model.model_validate(doc)
             [error] = refusal.value.errors()
             assert error["loc"] == where and error["ctx"]["pattern"] in names.PATTERNS
+        if ord(name[0]) in codes(names.CONTROLS):
+            continue  # refused beside a visible character too (the test below)
         # A name with something to see keeps its invisible characters; a unit may be unnamed.
         kept = model.model_validate({"name": f"a{name}", "ruleset": system, "units": [
             {**unit, "name": f"{name}b"}, {**unit, "name": " "}, unit]})
@@ -112,3 +119,49 @@ def test_a_stored_document_with_invisible_names_is_mended_and_others_are_left() 
         is None
     for odd in (None, [], "x", {"units": "x"}, {"units": [1, None]}, {"name": 5}):
         assert names.mended(odd) is None
+
+
+SYSTEM_UNITS: dict[str, dict[str, Any]] = {
+    "chainmail": {},
+    "line_and_square": {"class": "line_infantry", "figures": 12, "speed": 6, "points": 5},
+    "formation_density": {"density": 3, "files": 5, "lines": [
+        {"class": "shock_troops", "weapon": "pike", "count": 5}]}}
+MODELS = {"chainmail": ChainmailRoster, "line_and_square": LineAndSquareRoster,
+          "formation_density": FormationDensityRoster}
+
+
+@pytest.mark.parametrize("system", list(MODELS))
+@pytest.mark.parametrize("control", ["\x00", "\x01", "\x08", "\x1b", "\x1f", "\x7f"])
+def test_a_control_character_in_any_text_is_refused_naming_the_field(
+        system: str, control: str) -> None:
+    unit = SYSTEM_UNITS[system]
+    text = f"ab{control}cd"
+    for doc, where in (({"name": text, "ruleset": system}, ("name",)),
+                       ({"name": "Орда", "ruleset": system, "units": [{**unit, "name": text}]},
+                        ("units", 0, "name")),
+                       ({"name": "Орда", "ruleset": system, "units": [{**unit, "note": text}]},
+                        ("units", 0, "note"))):
+        with pytest.raises(ValidationError) as refusal:
+            MODELS[system].model_validate(doc)
+        [error] = refusal.value.errors()
+        assert error["loc"] == where and error["type"] == "string_pattern_mismatch"
+
+
+@pytest.mark.parametrize("system", list(MODELS))
+def test_a_note_keeps_its_tabs_and_line_breaks_and_a_name_does_not_take_them(
+        system: str) -> None:
+    unit = SYSTEM_UNITS[system]
+    note = "first\tline\r\nsecond\nthird"
+    kept = MODELS[system].model_validate({"name": "Орда", "ruleset": system,
+                                          "units": [{**unit, "note": note}]})
+    assert kept.units[0].note == note
+    for inside in ("\t", "\n", "\r"):
+        with pytest.raises(ValidationError):
+            MODELS[system].model_validate({"name": f"Ор{inside}да", "ruleset": system})
+
+
+def test_a_stored_document_with_control_characters_is_read_without_them() -> None:
+    stored = {"name": "Орда\x00Батыя", "ruleset": "chainmail", "units": [
+        {"name": "\x00", "note": "a\tb\x00\r\n"}, {"name": "Кешиг\x1b[31m"}]}
+    assert names.mended(stored) == {"name": "ОрдаБатыя", "ruleset": "chainmail", "units": [
+        {"name": "", "note": "a\tb\r\n"}, {"name": "Кешиг[31m"}]}

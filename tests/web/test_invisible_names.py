@@ -22,7 +22,7 @@ from tests.web.test_pages import HX, create_army, csrf_of, document, edit, versi
 
 INVISIBLE = ["\u200b", "\u200c\u200d", " \u2060 ", "\ufeff", "\u200b \u200b"]
 RU = {"Accept-Language": "ru"}
-MESSAGE = "must contain a visible character, not only spaces or invisible characters"
+MESSAGE = "must contain a visible character and no control characters"
 
 
 def army(name: str = "Орда", unit_name: str = "Кешиг") -> dict[str, Any]:
@@ -67,8 +67,8 @@ def test_the_json_schema_states_the_rule() -> None:
 
 
 @pytest.mark.parametrize(("headers", "words"), [
-    ({}, "Name: must contain a visible character, not only spaces or invisible ones"),
-    (RU, "Название: нужен хотя бы один видимый знак, а не только пробелы или невидимые символы"),
+    ({}, "Name: must contain a visible character and no control characters"),
+    (RU, "Название: нужен хотя бы один видимый знак и ни одного управляющего символа"),
 ])
 def test_the_pages_refuse_it_in_the_players_words(client: TestClient, headers: dict[str, str],
                                                    words: str) -> None:

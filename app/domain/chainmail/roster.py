@@ -6,14 +6,14 @@ refused with the field's path and the allowed values.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.domain import limits
 from app.domain.base import Whole, whole_in
 from app.domain.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
-from app.domain.names import RosterName, UnitName
+from app.domain.names import Note, RosterName, UnitName
 
 # Literal types built from the catalogue: the data stays the single source of the ids.
 TroopId = Literal.__getitem__(tuple(TROOPS))  # type: ignore[attr-defined]
@@ -22,7 +22,6 @@ EngineId = Literal.__getitem__(tuple(ENGINES))  # type: ignore[attr-defined]
 NationId = Literal.__getitem__(tuple(NATIONS))  # type: ignore[attr-defined]
 FlagId = Literal.__getitem__(tuple(FLAGS))  # type: ignore[attr-defined]
 
-Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
 
 
 class _Document(BaseModel):

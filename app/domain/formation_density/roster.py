@@ -10,17 +10,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 
 from app.domain import limits
 from app.domain.base import Whole, whole_in
 from app.domain.formation_density import catalogue as cat
-from app.domain.names import RosterName, UnitName
+from app.domain.names import Note, RosterName, UnitName
 
 ClassId = Literal.__getitem__(tuple(cat.CLASSES))  # type: ignore[attr-defined]
 WeaponId = Literal.__getitem__(tuple(cat.WEAPONS))  # type: ignore[attr-defined]
 
-Note = Annotated[str, StringConstraints(max_length=limits.MAX_NOTE)]
 Flag = Annotated[bool, Field(strict=True)]
 
 
