@@ -12,7 +12,7 @@ from app.domain.chainmail.catalogue import PRESETS, TROOPS
 from app.domain.chainmail.far_east import AVAILABILITY
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
 from app.domain.chainmail.roster import ChainmailRoster
-from app.domain.chainmail.standing import Standing, standing
+from app.domain.chainmail.standing import Standing, standing, troop_standing
 from app.domain.limits import MAX_ENGINES, MAX_LINES, MAX_UNITS
 from app.web.composition import segments
 from app.web.editing import (
@@ -25,7 +25,7 @@ from app.web.editing import (
     index,
     whole,
 )
-from app.web.i18n import gettext
+from app.web.i18n import current_lang, gettext
 
 RULESET = "chainmail"
 
@@ -206,18 +206,24 @@ def has_standing(nation: str) -> bool:
 def standing_options(nation: str, kind: str, names: dict[str, str], line: dict[str, Any],
                      flags: list[str], blank: str | None = None) -> Markup:
     """The <option>s of a line's troop type (kind "troop") or weapon ("weapon"), each saying
-    how it stands in the nation's army with the line's other choice: "Heavy Foot — Table 18:
-    some", before the player picks it."""
+    how it stands in the nation's army before the player picks it: a troop as its best line
+    ("Medium Horse — only with a lance"; Table 18's with the line's weapon: "Heavy Foot —
+    Table 18: some"), a weapon with the line's troop ("Javelins — not in this army")."""
     words = _standing_words()
     far_east = nation in AVAILABILITY
     knights = "knights" in flags
+    lang = current_lang()
     parts = []
     for value, label in names.items():
-        troop, weapon = (value, line["weapon"]) if kind == "troop" else (line["troop"], value)
-        stands = standing(nation, troop, weapon, knights)
         text = blank if (blank is not None and value == "none") else label
-        if stands != "yes" or far_east:
-            text = f"{text} — {words[stands]}"
+        if kind == "troop" and not far_east:
+            said = troop_standing(nation, value, line["weapon"], knights).text(lang)
+        else:
+            troop, weapon = (value, line["weapon"]) if kind == "troop" else (line["troop"], value)
+            stands = standing(nation, troop, weapon, knights)
+            said = words[stands] if stands != "yes" or far_east else ""
+        if said:
+            text = f"{text} — {said}"
         mark = " selected" if value == line[kind] else ""
         parts.append(f'<option value="{escape(value)}"{mark}>{escape(text)}</option>')
     return Markup("".join(parts))
