@@ -13,7 +13,7 @@ from app.domain.chainmail.far_east import AVAILABILITY
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule, ShareRule
 from app.domain.chainmail.roster import ChainmailRoster
 from app.domain.chainmail.standing import TroopStanding, presets_for, standing, troop_standing
-from app.domain.chainmail.tally import Figures, Key, troops
+from app.domain.chainmail.tally import Key
 from tests.unit.rule_cases import army, line, unit
 
 
@@ -80,7 +80,8 @@ def armed(troop: str) -> list[str]:
     ("poles", "armored_foot", "discouraged", ()),  # a warning rule: not usual, any arms
     ("scots", "light_foot", "yes", ("pike",)),
     ("mongols", "light_foot", "excluded", ()),  # no weapon makes foot Mongol
-    ("mongols", "medium_horse", "yes", ()),
+    ("mongols", "medium_horse", "yes", ("lance",)),  # mongols.other_horse
+    ("mongols", "light_horse", "yes", ("bow", "composite_bow", "lance")),
     ("generic", "heavy_horse", "yes", ()),
 ])
 def test_a_troop_stands_as_its_best_line_and_says_which_weapons_give_it(
@@ -183,16 +184,9 @@ def test_every_troops_standing_is_its_best_weapons_from_the_rules_data(nation: s
             assert troop_standing(nation, troop, "none", knights) == expected
 
 
-def test_a_new_national_rule_is_followed_without_a_word_of_the_standing_changing(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # As "все остальные – Лёгкая Конница с луками" reads: a horseman is a medium lancer, a
-    # light lancer or a light horse archer.
-    others = Figures("", troop_class="horse", except_weapons=troops("lance", "bow",
-                                                                   "composite_bow"))
-    medium = Figures("", troops=troops("medium_horse"), except_weapons=troops("lance"))
-    monkeypatch.setitem(NATIONAL_RULES, "mongols", NATIONAL_RULES["mongols"] + (
-        NoneRule("mongols.test_others", Severity.error, others, ""),
-        NoneRule("mongols.test_medium", Severity.error, medium, "")))
+def test_the_steppe_rule_of_lancers_and_horse_archers_is_said_on_the_troop_list() -> None:
+    # "все остальные – Лёгкая Конница с луками" (mongols.other_horse), read from the rules'
+    # data: a horseman is a medium lancer, a light lancer or a light horse archer.
     assert troop_standing("mongols", "medium_horse").text("en") == "only with a lance"
     assert troop_standing("mongols", "light_horse").text("ru") == \
         "только с луками, композитными луками или копьями"
