@@ -39,8 +39,10 @@ def _refuse(field: str, message: str, kind: str) -> ImportRefused:
 
 
 def _text(data: bytes, lang: Lang) -> str:
+    # UTF-8 (a byte-order mark from a Windows editor is harmless), or UTF-16 or UTF-32 told by
+    # their first bytes, as JSON allows and as the other routes read a body.
     try:
-        return data.decode("utf-8-sig")  # a byte-order mark from a Windows editor is harmless
+        return data.decode(json.detect_encoding(data))
     except UnicodeDecodeError as exc:
         raise _refuse("file", tr(lang, "not UTF-8 text (byte %(start)s cannot be read); save the "
                                  "file as UTF-8", start=exc.start),

@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from app.api.health import UNAVAILABLE_ANSWER
 from app.api.rosters import created_answer
-from app.deps import LangDep, RosterId, SessionDep, not_found
+from app.deps import NOT_JSON_ANSWER, LangDep, RosterId, SessionDep, is_json, not_found, not_json
 from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.text import tr
@@ -127,7 +127,10 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
     """The file's bytes, from a multipart field `file` or from the body itself."""
     content_type = request.headers.get("content-type", "")
     if not content_type.lower().startswith("multipart/form-data"):
-        return await request.body()
+        body = await request.body()
+        if body and not is_json(content_type):  # as every other route that takes JSON
+            raise not_json(request)
+        return body
     try:
         form = await request.form(max_files=1, max_fields=20)
     except HTTPException as error:  # Starlette answers a malformed upload with a bare 400
@@ -148,7 +151,8 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
                  413: {"model": Failure, "description": "Body over the size limit"},
                  422: {"model": ValidationFailure,
                        "description": "The file was refused whole; the message says why"},
-                 **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER})
+                 **NOT_JSON_ANSWER, **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER,
+                 **UNAVAILABLE_ANSWER})
 async def import_roster(request: Request, session: SessionDep, response: Response,
                         lang: LangDep = "en") -> Any:
     """Store a roster from an exported file (or a bare roster document), as JSON or as a

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from app.api.health import UNAVAILABLE_ANSWER
-from app.api.rosters import IF_MATCH, etag, expected_version, site
+from app.api.rosters import IF_MATCH, WEAK, etag, expected_version, site, stale
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
 from app.domain import limits
 from app.domain.base import Lang, whole_in
@@ -254,10 +254,11 @@ def apply(request: Request, session: Session, game_id: str, response: Response,
         raise _not_found(lang, game_id) from error
     except games.GameConflict as conflict:
         now = conflict.current.version
+        text = stale(lang, version, now) if version == WEAK else tr(
+            lang, "If-Match: the game is at version %(now)s, not %(version)s; reload it",
+            now=now, version=version)
         return JSONResponse(status_code=412, headers={"ETag": etag(now)}, content=refusal_body(
-            tr(lang, "If-Match: the game is at version %(now)s, not %(version)s; reload it",
-               now=now, version=version),
-            version=now, etag=etag(now)))
+            text, version=now, etag=etag(now)))
     except GameRefused as refused:
         text = f"{refused.field}: {refused_text(refused.code, lang)}"
         if refused.code == "no_such_unit":

@@ -128,6 +128,20 @@ IF_MATCH: dict[str, Any] = {"parameters": [{
     "schema": {"type": "string", "pattern": _ETAG.pattern}}]}
 
 
+# Versions start at 1. A weak ETag names none of them: If-Match compares strongly (RFC 9110,
+# 13.1.1), so W/"v3" is answered 412 with the current version, as a stale one is.
+WEAK = 0
+
+
+def stale(lang: Lang, version: int, current: int) -> str:
+    """Why a change at `version` was not made: the roster or game is at `current`."""
+    if version == WEAK:
+        return tr(lang, "If-Match: a weak ETag (W/…) never matches a change; send the ETag "
+                  "%(etag)s", etag=etag(current))
+    return tr(lang, "If-Match: the roster is at version %(current)s, not %(version)s; reload "
+              "it, merge your change and send its ETag", current=current, version=version)
+
+
 def expected_version(if_match: str | None, lang: Lang) -> int:
     if if_match is None or if_match.strip() == "*":
         raise refusal(428, tr(lang, "If-Match: send the ETag of the version you edited (from "
@@ -137,7 +151,7 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
         raise RequestValidationError([{
             "loc": ("header", "If-Match"), "type": "value_error",
             "msg": tr(lang, "expected one ETag from GET, like \"v3\"")}])
-    return int(found.group(1))
+    return WEAK if if_match.lstrip().startswith("W/") else int(found.group(1))
 
 
 @router.post("", status_code=201, response_model=RosterCreated, dependencies=[Depends(json_body)],
@@ -193,9 +207,7 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
     except VersionConflict as conflict:
         current = conflict.current.version
         return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content=refusal_body(
-            tr(lang, "If-Match: the roster is at version %(current)s, not %(version)s; reload it, "
-               "merge your change and send its ETag", current=current, version=version),
-            version=current, etag=etag(current)))
+            stale(lang, version, current), version=current, etag=etag(current)))
     response.headers["ETag"] = etag(roster.version)
     return public(roster, lang, site(request))
 
