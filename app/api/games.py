@@ -56,6 +56,11 @@ class GameStart(_Body):
     weather: Literal["rolled", "clear", "cloudy", "rain", "off"] = Field(
         default="rolled", description="Chainmail: the starting weather, rolled (Table 20's "
                                       "d6) or chosen, or off: no weather")
+    castle_defenders: bool = Field(
+        default=False, description="Chainmail: the army defends a castle, so it makes no "
+                                   "morale check for a third of it lost (the man-to-man "
+                                   "rules' Morale: castle defenders need not test morale); "
+                                   "Line and Square: ignored")
 
 
 class CasualtyChange(_Body):
@@ -87,6 +92,10 @@ class OrderAsked(_Body):
 class MoraleAsked(_Body):
     unit: UnitIndex
     test: Literal["morale"] = Field(description="Chainmail: 2d6 with the seed's bonuses")
+    near_commander: bool = Field(
+        default=False, description="the unit is within 12\" of the commander: +1 to each die, "
+                                   "as his own unit has (not for mercenaries, nor once he "
+                                   "is killed or captured)")
     commander_lost: bool = Field(default=False,
                                  description="the commander was killed or captured (−2)")
 
@@ -106,6 +115,9 @@ class GamePublic(BaseModel):
     turn: int = Field(description="0 before the first turn")
     weather: dict[str, Any] | None = Field(description="Chainmail's Table 20 weather, if played")
     units: list[dict[str, Any]] = Field(description="each unit as it began, and as it stands")
+    castle_defenders: bool = Field(description="Chainmail: the army defends a castle and "
+                                               "makes no morale check for losses "
+                                               "(`thresholds.morale_at` is null)")
     thresholds: dict[str, Any] = Field(description="the army's morale thresholds and state")
     can_undo: bool
     log: list[dict[str, Any]] = Field(description="every entry, oldest first; only grows")
@@ -209,6 +221,7 @@ def create_game(request: Request, session: SessionDep, response: Response,
     try:
         created, key = games.create_game(
             session, start.roster_id, start.version, start.weather,
+            castle_defenders=start.castle_defenders,
             admit=lambda: creation_limit.admit_api(request, session, lang))
     except RevisionNotFound as error:
         raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",

@@ -85,13 +85,13 @@ def _roster_document(session: Session, roster_id: str, version: int | None) -> t
 
 
 def create_game(session: Session, roster_id: str, version: int | None, weather: str, *,
-                roller: rules.Roller = rules.secure,
+                castle_defenders: bool = False, roller: rules.Roller = rules.secure,
                 admit: Callable[[], None] | None = None) -> tuple[StoredGame, str]:
     """A new game of the roster as it was at `version` (None: as it is now), and its key.
     Raises RosterNotFound / RevisionNotFound, or NotPlayable."""
     document, version = _roster_document(session, roster_id, version)
     try:
-        setup = rules.setup_of(document, weather)
+        setup = rules.setup_of(document, weather, castle_defenders)
     except ValueError as error:
         raise NotPlayable(str(error)) from error
     log = rules.start(setup, roller)

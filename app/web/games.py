@@ -20,6 +20,7 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.deps import ROSTER_ID
+from app.domain.chainmail.sheet_text import BRIBED
 from app.domain.game import GameRefused
 from app.domain.game.summary import game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
@@ -103,7 +104,7 @@ def _context(request: Request, game: games.StoredGame, key: str | None,
             "view_link": f"{base}/g/{game.id}",
             "play_link": f"{base}/g/{game.id}/play?key={quote(key)}" if key else None,
             "odds": _odds(game.setup), "enemies": list(PEASANT_ENEMIES),
-            "formations": list(las.FORMATIONS),
+            "formations": list(las.FORMATIONS), "bribed": BRIBED,
             "max_disorder": min(las.MAX_DISORDER, 6)}
 
 
@@ -183,6 +184,7 @@ def _change(form: FormData) -> games.Change:
         ask = {"test": form.get("test"), "enemy": form.get("enemy") or None,
                "formation": form.get("formation") or None, "officer": bool(form.get("officer")),
                "disorder": _whole(form, "disorder"),
+               "near_commander": bool(form.get("near_commander")),
                "commander_lost": bool(form.get("commander_lost"))}
         return games.roll_test(unit, ask)
     raise GameRefused("action", "unknown_test")
@@ -243,6 +245,7 @@ def _start(request: Request, form: FormData) -> Response:
         try:
             created, key = games.create_game(
                 session, roster_id, version or None, weather,
+                castle_defenders=bool(form.get("castle_defenders")),
                 admit=lambda: creation_limit.take_creation(request, session))
         except creation_limit.CreationRefused as refused:
             return _refuse(request, 429, refused.message(i18n.current_lang()))

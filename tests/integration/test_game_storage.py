@@ -3,18 +3,21 @@ purge, and two players pressing "Next turn" at once roll one turn."""
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import timedelta
 from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.domain import RosterDocument
 from app.services import games, rosters
-from app.storage.tables import utcnow
-from tests.helpers.databases import app_database
+from app.storage.db import make_engine
+from app.storage.tables import Game, GameEntry, utcnow
+from tests.helpers.databases import app_database, settings_for
 from tests.helpers.games import chainmail_army
 from tests.helpers.servers import running_server
 
@@ -74,3 +77,34 @@ def test_a_game_survives_a_server_restart(tmp_path: Path) -> None:
             read = httpx.get(f"{again.url}/api/v1/games/{game['id']}")
             assert read.status_code == 200
             assert read.json()["log"] == played["log"] and read.json()["turn"] == 1
+
+
+def test_a_game_stored_before_castle_defenders_and_the_commanders_bonus_still_opens(
+        api: TestClient, database_url: str) -> None:
+    """A game stored before its setup said `castle_defenders` and before a morale roll named
+    its modifiers: the API and both pages read it as it was (no defenders, the roll as
+    logged), and it plays on."""
+    roster = api.post("/api/v1/rosters", json=chainmail_army()).json()
+    game = api.post("/api/v1/games", json={"roster_id": roster["id"], "weather": "off"}).json()
+    old_roll = {"seq": 1, "turn": 0, "kind": "test", "unit": 0, "table": "morale",
+                "test": "morale", "dice": [3, 4], "modifier": 0, "total": 7, "rating": None,
+                "result": "rolled"}
+    engine = make_engine(settings_for(database_url))
+    with Session(engine) as session, session.begin():
+        row = session.get(Game, game["id"])
+        assert row is not None
+        setup = json.loads(row.setup)
+        assert setup.pop("castle_defenders") is False
+        row.setup, row.entries = json.dumps(setup, ensure_ascii=False), 1
+        session.add(GameEntry(game_id=game["id"], seq=1, created_at=utcnow(),
+                              entry=json.dumps(old_roll)))
+    engine.dispose()
+    read = api.get(f"/api/v1/games/{game['id']}").json()
+    assert (read["castle_defenders"], read["thresholds"]["morale_at"]) == (False, 13)
+    assert read["log"] == [old_roll]
+    for address in (f"/g/{game['id']}", game["edit_url"]):
+        page = api.get(address)
+        assert page.status_code == 200 and "Morale roll (modifier 0)" in page.text
+    played = api.post(f"/api/v1/games/{game['id']}/turns", headers={
+        "Authorization": f"Bearer {game['edit_key']}", "If-Match": '"v1"'})
+    assert played.status_code == 200 and played.json()["turn"] == 1

@@ -24,7 +24,8 @@ def fight(a: int, d: int, frm: str = "front", **flags: bool) -> mm.Fight:
     (fight(5, 4, d_higher=True), "defender", "1c", "defender", "2a"),
     (fight(5, 5, a_higher=True, d_higher=True), "defender", "1c", "attacker", "2c"),
     (fight(12, 3), "defender", "4d", "defender", "2a"),
-    (fight(12, 3, a_long_weapon_charge=True), "attacker", "1a", "defender", "2b"),
+    (fight(12, 3, a_long_weapon_charge=True), "attacker", "charge", "defender", "2b"),
+    (fight(12, 3, a_charging=True, a_long_weapon=True), "attacker", "charge", "defender", "2b"),
     (fight(5, 7, "left_flank"), "attacker", "left_flank", "attacker", "2a"),
     (fight(5, 9, "rear", d_higher=True), "attacker", "rear", "attacker", "rear"),
     (fight(6, 4), "attacker", "1a", "defender", "2b"),
@@ -98,3 +99,47 @@ def test_every_pair_of_classes_agrees_with_a_fresh_reading() -> None:
         second = first if frm == "rear" else opponent if lower or (
             opponent == "defender" and higher) else first
         assert mm.first_in_round_2(f)[0] == second
+
+
+# The note to 4 d): a charging pike, spear or lance strikes first at a lower class. Each case
+# of 4 a–d by the defender's classes below (negative: above), charging or not, long weapon or
+# not: round 1's first blow and rule, and each side's parry rule with its charge mark.
+# No parry rule at 1, 2 classes; 4 a at 2 higher; b at 3; c at 4–7; d at 8 and more.
+_PARRY_BY_GAP = {-2: ("4a", ""), 0: ("", ""), 1: ("", ""), 3: ("4b", "4a"), 4: ("4c", "4a"),
+                 5: ("4c", "4a"), 7: ("4c", "4a"), 8: ("4d", "4a"), 11: ("4d", "4a")}
+
+
+@pytest.mark.parametrize("below", sorted(_PARRY_BY_GAP))
+@pytest.mark.parametrize(("charging", "long_weapon"), [
+    (False, False), (True, False), (False, True), (True, True)])
+def test_each_case_of_4_a_to_d_with_and_without_a_long_weapons_charge(
+        below: int, charging: bool, long_weapon: bool) -> None:
+    f = fight(12, 12 - below, a_charging=charging, a_long_weapon=long_weapon)
+    charged = charging and long_weapon and below > 0  # both, at a lower class only
+    unhindered = ("defender", "1b") if below <= -2 else (
+        ("defender", "4d") if below >= 8 else ("attacker", "1a"))
+    assert mm.first_in_round_1(f) == (("attacker", "charge") if charged else unhindered)
+    defender, attacker = mm.parry(f, "defender"), mm.parry(f, "attacker")
+    assert (defender.rule, attacker.rule) == _PARRY_BY_GAP[below]
+    # Only 4 c's choice of the first blow and 4 d's first blow are taken from the defender.
+    assert defender.charge == (charged and below >= 4)
+    assert attacker.charge is False
+    assert mm.fight_json(f)["sides"]["defender"]["parry"]["charge"] == defender.charge
+
+
+def test_the_long_weapons_charge_needs_the_front_and_yields_to_a_higher_position() -> None:
+    charge = {"a_charging": True, "a_long_weapon": True}
+    on_wall = fight(9, 4, d_higher=True, **charge)
+    assert mm.first_in_round_1(on_wall) == ("defender", "1c")
+    assert not mm.parry(on_wall, "defender").charge
+    assert mm.first_in_round_1(fight(12, 4, d_higher=True, **charge)) == ("defender", "4d")
+    for frm in ("left_flank", "rear"):
+        flank = fight(9, 4, frm, **charge)
+        assert mm.first_in_round_1(flank) == ("attacker", frm)
+        assert not mm.parry(flank, "defender").charge
+
+
+def test_a_long_weapons_charge_is_the_attackers_alone() -> None:
+    f = fight(4, 12, d_charging=True, d_long_weapon=True)
+    assert mm.first_in_round_1(f) == ("defender", "1b")
+    assert not mm.parry(f, "attacker").charge

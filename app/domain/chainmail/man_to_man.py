@@ -5,7 +5,9 @@ Muster's readings where the seed is terse: "на 2 класса выше/ниж�
 parry rule 4 b) ("ниже на 3 класса") is exactly three classes lower, c) four to seven, d) eight
 or more; in round 2 only the opponent of the first striker can take the first blow from him
 (rules b and c name the opponent); a left-flank or rear attack overrides the rest; the long
-weapon's charge (the note to d) keeps the attacker's first blow against any lighter weapon.
+weapon's charge (the note to d) keeps the attacker's first blow against any lighter weapon in
+round 1, unless the defender fights from a higher position, and leaves such a defender (4 c,
+4 d) only the parry or the second blow.
 """
 
 from __future__ import annotations
@@ -36,8 +38,14 @@ class Fighter(BaseModel):
     leader: bool = False
     berserker: bool = False
     foot_weight: FootWeight = "medium"  # type: ignore[valid-type]
-    long_weapon_charge: bool = Field(default=False,
-                                     description="charges with a pike, spear or lance")
+    charging: bool = Field(default=False, description="the attacker charges")
+    long_weapon: bool = Field(default=False, description="a pike, spear or lance")
+    long_weapon_charge: bool = Field(default=False, description="charging and long_weapon "
+                                     "at once (the one field older callers send)")
+
+    @property
+    def long_charge(self) -> bool:
+        return self.long_weapon_charge or (self.charging and self.long_weapon)
 
 
 class Fight(BaseModel):
@@ -58,8 +66,13 @@ def gap(fight: Fight, side: Side) -> int:
     return them.weapon_class - me.weapon_class
 
 
-def _pike_charge(fight: Fight) -> bool:
-    return fight.attacker.long_weapon_charge and gap(fight, "defender") > 0
+def long_charge_first(fight: Fight) -> bool:
+    """The note to 4 d): «Пики, копья или копья нападающего действительно получают первый
+    удар по оружию более низкого класса, если есть заряд» — from the front, against a lower
+    class; a defender on a higher position (1 c) keeps his first blow, as the note speaks
+    only of the lighter weapon's."""
+    return (fight.attacker.long_charge and gap(fight, "defender") > 0
+            and fight.attacked_from == "front" and not fight.defender.higher)
 
 
 def first_in_round_1(fight: Fight) -> tuple[Side, str]:
@@ -68,7 +81,9 @@ def first_in_round_1(fight: Fight) -> tuple[Side, str]:
         return "attacker", "rear"
     if fight.attacked_from == "left_flank":
         return "attacker", "left_flank"
-    if gap(fight, "defender") >= 8 and not _pike_charge(fight):
+    if long_charge_first(fight):
+        return "attacker", "charge"
+    if gap(fight, "defender") >= 8:
         return "defender", "4d"
     if gap(fight, "defender") <= -2:
         return "defender", "1b"
@@ -102,19 +117,23 @@ class Parry:
     allowed: bool
     minus: int  # taken from the attacker's roll
     counter: str  # "no" | "once" | "yes"
+    charge: bool = False  # 4 c/d facing a charging long weapon: no first blow in round 1
 
 
 def parry(fight: Fight, side: Side) -> Parry:
-    """What `side` may do against the other's blow (rule 4)."""
+    """What `side` may do against the other's blow (rule 4). Against a charging long weapon
+    the first blow of 4 c (its choice) and of 4 d is the attacker's in round 1: the defender
+    keeps only the parry or the second blow."""
     below = gap(fight, side)
+    charged = side == "defender" and long_charge_first(fight)
     if below <= -2:
         return Parry("4a", False, 0, "yes")
     if below == 3:
         return Parry("4b", True, 2, "no")
     if 4 <= below <= 7:
-        return Parry("4c", True, 2, "once")
+        return Parry("4c", True, 2, "once", charged)
     if below >= 8:
-        return Parry("4d", True, 1, "yes")
+        return Parry("4d", True, 1, "yes", charged)
     return Parry("", False, 0, "yes")
 
 
@@ -172,7 +191,7 @@ def fight_json(fight: Fight) -> dict[str, object]:
             "strikes": {"1": strikes(fight, side, 1), "2": True},  # type: ignore[arg-type]
             "modifier": {"1": modifier(fight, side, 1), "2": modifier(fight, side, 2)},  # type: ignore[arg-type]
             "parry": {"rule": p.rule or None, "allowed": p.allowed, "minus": p.minus,
-                      "counter": p.counter},
+                      "counter": p.counter, "charge": p.charge},
             "horse_blow": (dict(zip(("blows", "as"), hb, strict=True))
                            if (hb := horse_blow(fight, side)) else None),  # type: ignore[arg-type]
         }

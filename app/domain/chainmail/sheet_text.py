@@ -99,6 +99,8 @@ LONGBOW_STAKES = Reference(
                    "charging them from the front rolls a die for each figure of its front rank: "
                    "4–6 means the horse is impaled and the rider killed."),))
 
+# The seed's «Подкуп …» row, also the game companion's words for it (one text, not two).
+BRIBED = N_("Bribed: once within one march of the enemy line they turn and may attack you.")
 MERCENARIES = Reference(
     "table16_mercenaries", N_("Table 16: Mercenary discipline"),
     paragraphs=(N_("Before every turn roll a die for each mercenary unit: 1 — they stand idle all "
@@ -108,8 +110,7 @@ MERCENARIES = Reference(
     rows=(
         ("1", N_("Pay us more! They stand idle.")),
         ("2", N_("They march off home (\"we have business at home\").")),
-        ("3", N_("Bribed: once within one march of the enemy line they turn and may attack "
-                       "you.")),
+        ("3", BRIBED),
         ("4–6", N_("They obey without question for the next 3 turns.")),
     ),
     notes=(N_("No roll is needed while the unit is in melee, until the fight ends."),))

@@ -184,13 +184,36 @@ def _order(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[st
             "result": "pass" if passes(dice[0], dice[1], test.modifier) else "fail"}
 
 
+# The seed's own bonuses to a morale total, by the unit's flags (rules page §7).
+MORALE_FLAGS = ("flemish", "religious_order")
+
+
+def _commander(unit: dict[str, Any], ask: dict[str, Any], dice: int) -> dict[str, Any] | None:
+    """The commander's "+1 к каждому брошенному кубику": his own unit's, or any unit's "в
+    пределах 12'' от главнокомандующего" (the player says which); "Наёмники не получают
+    эффектов от влияния главнокомандующего", and a commander killed or captured gives none."""
+    if not ("commander" in unit["flags"] or ask.get("near_commander")):
+        return None
+    if ask.get("commander_lost"):
+        return None
+    if unit.get("mercenary"):
+        return {"source": "commander_mercenary", "value": 0}  # said, so the 0 is understood
+    source = "commander" if "commander" in unit["flags"] else "near_commander"
+    return {"source": source, "value": dice}
+
+
 def _morale(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[str, Any]:
     # The seed gives the bonuses but no number to reach (its "standard morale tables" are
     # not in it): the total is logged beside the unit's Table 19 rating, where it has one.
-    modifier = sum(1 for flag in ("flemish", "religious_order") if flag in unit["flags"])
-    modifier -= 2 if ask.get("commander_lost") else 0
     dice = _two(roller)
+    modifiers = [{"source": flag, "value": 1} for flag in MORALE_FLAGS if flag in unit["flags"]]
+    if (commander := _commander(unit, ask, len(dice))) is not None:
+        modifiers.append(commander)
+    if ask.get("commander_lost"):
+        modifiers.append({"source": "commander_lost", "value": -2})
+    modifier = sum(m["value"] for m in modifiers)
     return {"table": "morale", "test": "morale", "dice": dice, "modifier": modifier,
+            "modifiers": modifiers, "near_commander": bool(ask.get("near_commander")),
             "total": sum(dice) + modifier, "rating": unit.get("rating"), "result": "rolled"}
 
 
@@ -198,7 +221,8 @@ def roll_test(setup: dict[str, Any], game: GameState, index: int, ask: dict[str,
               roller: Roller) -> list[Entry]:
     """A test the player asks for when it comes up: `ask["test"]` is "move", "attack" or
     "defend" (Table 17, peasants; "enemy" for the last two), "order" (Line and Square:
-    "formation", "officer", "disorder") or "morale" (Chainmail: "commander_lost")."""
+    "formation", "officer", "disorder") or "morale" (Chainmail: "near_commander",
+    "commander_lost")."""
     unit = _unit(setup, index)
     test = ask.get("test")
     if setup["ruleset"] == "line_and_square":

@@ -34,13 +34,17 @@ def _line_and_square_unit(unit: Any) -> dict[str, Any]:
             "officer": unit.officer, "formation": unit.formation}
 
 
-def setup_of(document: Any, weather: str = "rolled") -> dict[str, Any]:
+def setup_of(document: Any, weather: str = "rolled",
+             castle_defenders: bool = False) -> dict[str, Any]:
     """The setup of a game of this roster document; ValueError for a rule system the
-    companion does not play. Units with no figures (engines aside) take no part."""
+    companion does not play. Units with no figures (engines aside) take no part.
+    `castle_defenders`: Chainmail, the army holds a castle («Вообще, защитникам замка не
+    нужно проверять мораль»); games stored before it was asked have no such key: not."""
     if isinstance(document, ChainmailRoster):
         units = [_chainmail_unit(document.nation, u) for u in document.units]
         return {"ruleset": "chainmail", "name": document.name, "nation": document.nation,
-                "weather": weather, "units": [u for u in units if u["figures"]]}
+                "weather": weather, "castle_defenders": castle_defenders,
+                "units": [u for u in units if u["figures"]]}
     if isinstance(document, LineAndSquareRoster):
         return {"ruleset": "line_and_square", "name": document.name, "weather": "off",
                 "units": [_line_and_square_unit(u) for u in document.units]}

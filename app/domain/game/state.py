@@ -62,6 +62,7 @@ class GameState:
     weather: Weather = field(default_factory=Weather)
     undoable: list[int] = field(default_factory=list)  # casualty entries' seq, last on top
     entries: int = 0
+    castle_defenders: bool = False  # Chainmail: the army holds a castle, no check for losses
 
     @property
     def figures(self) -> int:
@@ -72,10 +73,11 @@ class GameState:
         return sum(u.lost for u in self.units)
 
     @property
-    def morale_at(self) -> int:
-        """Chainmail: the losses at which the army tests morale, a third of its figures
-        ("если уничтожено 33.3% всей армии"), rounded up."""
-        return math.ceil(self.figures / 3)
+    def morale_at(self) -> int | None:
+        """Chainmail: the losses at which the army tests morale, a third of its figures, rounded
+        up. The man-to-man section's «Мораль» gives it, after its first words «Вообще,
+        защитникам замка не нужно проверять мораль»: castle defenders have none (None)."""
+        return None if self.castle_defenders else math.ceil(self.figures / 3)
 
     @property
     def breaks(self) -> BreakPoints:
@@ -90,7 +92,8 @@ class GameState:
         """Chainmail: "steady" or "morale_check"; Line and Square: BreakPoints.state."""
         if self.ruleset == "line_and_square":
             return self.breaks.state(self.strength) if self.units else "steady"
-        return "morale_check" if self.figures and self.lost >= self.morale_at else "steady"
+        at = self.morale_at
+        return "morale_check" if at is not None and self.figures and self.lost >= at else "steady"
 
     def thresholds(self) -> dict[str, Any]:
         if self.ruleset == "line_and_square":
@@ -131,7 +134,7 @@ def apply(game: GameState, entry: Entry) -> None:
 
 def replay(setup: dict[str, Any], log: list[Entry]) -> GameState:
     """The state after every entry of the log, in order."""
-    game = GameState(setup["ruleset"])
+    game = GameState(setup["ruleset"], castle_defenders=bool(setup.get("castle_defenders")))
     for index, unit in enumerate(setup["units"]):
         points = Fraction(unit["points"]) if "points" in unit else None
         game.units.append(UnitState(index, unit["figures"], points=points))

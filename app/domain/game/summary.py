@@ -34,4 +34,5 @@ def weather_json(game: GameState) -> dict[str, Any] | None:
 def game_json(setup: dict[str, Any], game: GameState) -> dict[str, Any]:
     """The turn, the weather, each unit as it stands and the army's thresholds."""
     return {"turn": game.turn, "weather": weather_json(game), "units": units_json(setup, game),
-            "thresholds": game.thresholds(), "can_undo": bool(game.undoable)}
+            "castle_defenders": game.castle_defenders, "thresholds": game.thresholds(),
+            "can_undo": bool(game.undoable)}

@@ -15,7 +15,7 @@ from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render
 
 router = APIRouter()
-FLAGS = ("mounted", "higher", "leader", "berserker", "charge")
+FLAGS = ("mounted", "higher", "leader", "berserker", "charge", "long")
 
 
 
@@ -31,7 +31,7 @@ def _fighter(params: Any, prefix: str, label: str) -> mm.Fighter:
                            i18n.gettext("%(side)s: foot") % {"side": label},
                            ("light", "medium", "heavy"), "medium"),
         mounted=flags["mounted"], higher=flags["higher"], leader=flags["leader"],
-        berserker=flags["berserker"], long_weapon_charge=flags["charge"])
+        berserker=flags["berserker"], charging=flags["charge"], long_weapon=flags["long"])
 
 
 @router.get("/calc/man-to-man", include_in_schema=False,
