@@ -6,15 +6,18 @@ must be at least 1" in English or Russian.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
 from app.domain import RULESETS, names
+from app.domain.base import decimal_text
+from app.domain.chainmail.roster import VALUE_ERRORS
 from app.domain.text import N_
 from app.errors import describe
-from app.web.i18n import gettext, pgettext
+from app.web.i18n import current_lang, gettext, pgettext
 
 # Form fields and document keys, by the label the forms show them with (their msgids).
 LABELS: dict[str, str] = dict((
@@ -29,6 +32,12 @@ LABELS: dict[str, str] = dict((
     ("file", N_("File")), ("disorder", N_("Disorder markers")),
     ("officer", N_("Officer within 12″")), ("undo_to", N_("Undo")),
     ("make_legal", N_("Make it legal")), ("kit", N_("Class and weapon")),
+    # A file's keys that no form names by themselves.
+    ("historical", N_("Historical (keep the nation's proportions)")),
+    ("fortifications", N_("Defends fortifications")), ("flags", N_("Special rules")),
+    ("mercenary", N_("Mercenary (half cost)")), ("shield", N_("Shield")),
+    ("armour", N_("Armour")), ("mounted", N_("Mounted")),
+    ("cavalry_armour", N_("Cavalry armour")), ("moved_straight", N_("Moved straight")),
 ))
 # A field of a unit's line that another form names otherwise ("count" of an engine is its Count).
 LINE_LABELS: dict[str, str] = {"count": N_("Warriors")}
@@ -90,36 +99,67 @@ def _number(value: Any) -> str:
     text = str(value)
     if isinstance(value, (float, Decimal)) and Decimal(text) == Decimal(text).to_integral():
         return str(int(Decimal(text)))
-    return text
+    return decimal_text(text, current_lang())
+
+
+# pydantic's kinds of error that say the same whatever their context (a form or a file).
+_PLAIN: dict[str, str] = {
+    "string_too_short": N_("required"), "missing": N_("required"),
+    "int_parsing": N_("must be a whole number"), "int_type": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "literal_error": N_("not one of the choices"), "enum": N_("not one of the choices"),
+    "bool_type": N_("must be true or false"), "bool_parsing": N_("must be true or false"),
+    "string_type": N_("must be text in quotes"),
+    "list_type": N_("must be a list in square brackets"),
+    "model_type": N_("must be an object in braces"),
+    "model_attributes_type": N_("must be an object in braces"),
+    "dict_type": N_("must be an object in braces"),
+    "float_type": N_("must be a number"), "float_parsing": N_("must be a number"),
+    "finite_number": N_("must be a finite number"),
+}
+# A number the error's context gives: the msgid and the context's key for it.
+_BOUNDS: dict[str, tuple[str, str]] = {
+    "greater_than_equal": (N_("must be at least %(n)s"), "ge"),
+    "greater_than": (N_("must be more than %(n)s"), "gt"),
+    "less_than_equal": (N_("must be at most %(n)s"), "le"),
+    "less_than": (N_("must be less than %(n)s"), "lt"),
+    "string_too_long": (N_("at most %(n)s characters"), "max_length"),
+    "too_long": (N_("at most %(n)s"), "max_length"),
+    "too_short": (N_("at least %(n)s"), "min_length"),
+    "multiple_of": (N_("must be a multiple of %(n)s"), "multiple_of"),
+}
+# What a value may be when no sentence above fits: never pydantic's English on a page.
+_ANY = N_("not a value this field takes")
+
+
+def _choices() -> str:
+    return ", ".join(f'"{system}"' for system in RULESETS)
 
 
 def message(error: Mapping[str, Any]) -> str:
     """What is allowed, in the page's language, for one of pydantic's errors (its type and
-    context); its own English words for a kind of error no form can make."""
+    context): what a form or a file gave wrong, in a sentence of the page's language."""
     kind, ctx = error.get("type", ""), error.get("ctx") or {}
-    if kind == "greater_than_equal":
-        return gettext("must be at least %(n)s") % {"n": _number(ctx.get("ge"))}
-    if kind == "greater_than":
-        return gettext("must be more than %(n)s") % {"n": _number(ctx.get("gt"))}
-    if kind == "less_than_equal":
-        return gettext("must be at most %(n)s") % {"n": _number(ctx.get("le"))}
-    if kind == "less_than":
-        return gettext("must be less than %(n)s") % {"n": _number(ctx.get("lt"))}
-    if kind == "string_too_long":
-        return gettext("at most %(n)s characters") % {"n": ctx.get("max_length")}
-    if kind in ("string_too_short", "missing"):
-        return gettext("required")
-    if kind == "too_long":
-        return gettext("at most %(n)s") % {"n": ctx.get("max_length")}
+    if kind in _PLAIN:
+        return gettext(_PLAIN[kind])
+    if kind in _BOUNDS:
+        text, key = _BOUNDS[kind]
+        return gettext(text) % {"n": _number(ctx.get(key))}
     if kind == "string_pattern_mismatch" and ctx.get("pattern") == names.NOTE:
         return gettext("must not contain control characters other than tabs and line breaks")
     if kind == "string_pattern_mismatch" and ctx.get("pattern") in names.PATTERNS:
         return gettext("must contain a visible character and no control characters")
-    if kind in ("int_parsing", "int_type", "int_from_float"):
-        return gettext("must be a whole number")
-    if kind in ("literal_error", "enum"):
-        return gettext("not one of the choices")
-    return str(error.get("message") or error.get("msg") or "")
+    if kind == "union_tag_not_found":  # a file that says nothing of its rule system
+        return gettext('not given in the file ("ruleset" is one of %(choices)s)') % {
+            "choices": _choices()}
+    if kind == "union_tag_invalid":
+        tag = json.dumps(str(ctx.get("tag", "")), ensure_ascii=False)[:60]
+        return gettext('no rule system %(tag)s: "ruleset" is one of %(choices)s') % {
+            "tag": tag, "choices": _choices()}
+    if kind == "value_error" and str(ctx.get("error", "")) in VALUE_ERRORS:
+        # The document models' own checks, worded as msgids.
+        return gettext(str(ctx["error"]))
+    return gettext(_ANY)
 
 
 def problem_text(errors: Iterable[Mapping[str, Any]], most: int = 5,
@@ -129,9 +169,17 @@ def problem_text(errors: Iterable[Mapping[str, Any]], most: int = 5,
     the words of `system`, or of the rule system whose model refused the document (its tag
     in the error's path: an import or a new army knows no other)."""
     raw = [dict(e) for e in errors][:most]
-    return "; ".join(
-        f"{field_label(d['field'], system=system or _system_of(e.get('loc')))}: {message(e)}"
-        for e, d in zip(raw, describe(raw), strict=True))
+    return "; ".join(_problem(e, d["field"], system or _system_of(e.get("loc")))
+                     for e, d in zip(raw, describe(raw), strict=True))
+
+
+def _problem(error: Mapping[str, Any], field: str, system: str | None) -> str:
+    if error.get("type") == "extra_forbidden":
+        # A key the document does not have: said as the file writes it, where it stands.
+        parent, _, key = field.rpartition(".")
+        where = field_label(parent, system=system) if parent else gettext("File")
+        return f"{where}: " + gettext('unknown field "%(key)s": remove it') % {"key": key[:60]}
+    return f"{field_label(field, system=system)}: {message(error)}"
 
 
 def edit_problem(field: str, text: str, unit: str | None = None,

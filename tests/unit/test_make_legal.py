@@ -164,3 +164,51 @@ def test_the_suggestion_is_the_least_change_and_leaves_no_numeric_error(
         assert found.moved <= least
     if all(c.new <= c.old + 4 for c in found.changes):  # … and it lies in the box itself
         assert found.moved == least
+
+
+# ---------------------------------------------------------------- what the suggestion says
+
+@pytest.mark.parametrize(("doc", "english", "russian"), [
+    # Nine foot an all-horse army may not have: removed, not "moved".
+    (army("mongols", unit(line("medium_horse", 5, "lance")), unit(line("light_horse", 5, "lance")),
+          unit(line("light_horse", 10, "composite_bow")), unit(line("light_foot", 9, "bow"))),
+     "9 figures removed; the army then costs 105 points.",
+     "Убрано 9 фигур; армия тогда стоит 105 очков."),
+    # Two archers short and three foot too many: both said, each with its count.
+    (army("mongols", unit(line("medium_horse", 5, "lance")), unit(line("light_horse", 5, "lance")),
+          unit(line("light_horse", 6, "bow")), unit(line("light_horse", 4, "javelins")),
+          unit(line("light_foot", 3))),
+     "2 figures added, 3 figures removed; the army then costs 95 points.",
+     "Добавлены 2 фигуры, убраны 3 фигуры; армия тогда стоит 95 очков."),
+    # One crossbowman on a new unit; the points in the noun's form for a fraction.
+    (army("poles", unit(line("medium_horse", 60, "lance")),
+          unit(line("light_horse", 20, "javelins"))),
+     "1 figure added; the army then costs 304.5 points.",
+     "Добавлена 1 фигура; армия тогда стоит 304,5 очка."),
+    (army("generic", unit(line("light_foot", 21, "bow")), points_limit=20),
+     "16 figures removed; the army then costs 20 points.",
+     "Убрано 16 фигур; армия тогда стоит 20 очков."),
+    (army("generic", unit(line("light_foot", 22)), points_limit=1),
+     "21 figures removed; the army then costs 1 point.",
+     "Убрана 21 фигура; армия тогда стоит 1 очко."),
+], ids=["removed", "added and removed", "added", "removed to the limit", "one of each"])
+def test_the_suggestion_says_what_it_adds_and_removes(doc: dict[str, Any], english: str,
+                                                      russian: str) -> None:
+    roster = roster_of(doc)
+    found = make_legal(roster)
+    added = sum(c.new - c.old for c in found.changes if c.new > c.old)
+    removed = sum(c.old - c.new for c in found.changes if c.new < c.old)
+    assert found.moved == added + removed
+    assert (found.outcome, make_legal(roster, "ru").outcome) == (english, russian)
+
+
+def test_rules_no_change_can_meet_together_are_named_in_words_not_codes() -> None:
+    # The last reason make_legal gives, when the solver finds no counts at all: reached here
+    # directly, as no roster the rules tests know comes to it.
+    from app.domain.chainmail.make_legal import _lines, _rules, _why_not
+
+    roster = roster_of(LAWFUL["mongols"])
+    shares, excluded = _rules(roster)
+    for lang, words in (("en", "medium horse with lances"), ("ru", "средние всадники с копьями")):
+        reason = _why_not(roster, _lines(roster), shares, excluded, lang)
+        assert words in reason.lower() and "mongols." not in reason, reason

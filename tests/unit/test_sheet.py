@@ -111,6 +111,12 @@ def test_table_18_footnotes_appear_only_for_the_categories_present() -> None:
     assert notes is not None and len(notes.notes) == 1
     assert notes.notes[0].startswith("***")
 
+    # Under the table's own title («Таблица 18: Страны Восточной Азии»).
+    assert notes.title == "Table 18: East Asian countries (notes)"
+    russian = army_sheet(roster(unit(line("medium_horse", 10, "lance")), nation="japan"), "ru")
+    assert russian.section("table18_notes").title == (  # type: ignore[union-attr]
+        "Таблица 18: Страны Восточной Азии (примечания)")
+
     # Korean crossbowmen are no chu-ko-nu: the footnote is China's alone.
     korean_crossbows = roster(unit(line("light_foot", 10, "crossbow")), nation="korea")
     assert "table18_notes" not in section_ids(korean_crossbows)
@@ -260,12 +266,15 @@ def test_the_russian_sheet_is_in_the_seeds_words() -> None:
     assert titles["table16_mercenaries"] == "Таблица 16: Дисциплина Наёмников"
     assert titles["table17_peasants"] == "Таблица 17: Дисциплина Крестьян"
     assert titles["weather"] == "Таблица 20: Погода"
+    assert titles["religious_order"] == "Религиозные Рыцарские Ордена"
     mercenaries = sheet.section("table16_mercenaries")
     assert mercenaries is not None
     assert mercenaries.rows[0][1] == "Плати больше! Стоят на месте и бездействуют."
     knights = sheet.section("knights")
     assert knights is not None and knights.rows[-1] == ("9", "Пикинёры")
-    assert sheet.units[0].flag_names == ("Рыцари", "Главнокомандующий", "Религиозный орден")
+    # The order named in full, as the seed heads its rule.
+    assert sheet.units[0].flag_names == ("Рыцари", "Главнокомандующий",
+                                         "Религиозные Рыцарские Ордена")
 
 
 def test_every_section_has_its_text_in_both_languages() -> None:

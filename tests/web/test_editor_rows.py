@@ -37,6 +37,22 @@ def test_make_it_legal_is_one_new_version_that_undo_takes_back(client: TestClien
     assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 40
 
 
+def test_make_it_legal_says_it_removes_what_it_removes(client: TestClient) -> None:
+    # Nine heavy foot in an all-horse army: the suggestion removes them and says so.
+    roster_id = create_army(client, nation="mongols", limit="300")
+    for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers",
+                   "heavy_foot_polearms"):
+        add(client, roster_id, preset)
+    edit(client, roster_id, op="update_unit", unit="3", unit_name="", figures_0="9",
+         troop_0="heavy_foot", weapon_0="polearm")
+    for lang, said in (("en", "9 figures removed; the army then costs "),
+                       ("ru", "Убрано 9 фигур; армия тогда стоит ")):
+        page = client.get(f"/r/{roster_id}/edit?suggest=1&lang={lang}").text
+        outcome = re.search(r'<p class="meta" id="make-legal-outcome">([^<]*)</p>', page)
+        assert outcome and outcome.group(1).startswith(said), lang
+        assert " moved" not in outcome.group(1) and "Изменено" not in outcome.group(1)
+
+
 def test_make_it_legal_says_why_when_no_change_of_figures_can(client: TestClient) -> None:
     roster_id = create_army(client, nation="mongols", limit="1")
     add(client, roster_id, "steppe_horse_archers")

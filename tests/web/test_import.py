@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -198,3 +200,97 @@ def test_export_then_import_gives_the_same_document_and_price(client: TestClient
     assert copy["id"] != original["id"]
     assert ChainmailRoster.model_validate(copy["document"]) == roster
     assert copy["result"] == original["result"]
+
+
+# ---------------------------------------------------------------- the home page's words
+
+def upload(client: TestClient, document: Any, lang: str) -> str:
+    """The home page's answer to an uploaded file, as its reader sees it."""
+    client.get("/")
+    answer = client.post(f"/rosters/import?lang={lang}",
+                         data={"csrf": client.cookies.get("muster_csrf")},
+                         files={"file": ("army.json", json.dumps(document).encode(),
+                                         "application/json")})
+    assert answer.status_code == 422, answer.text
+    found = re.search(r'<p class="error" role="alert">(.*?)</p>', answer.text, re.S)
+    assert found, answer.text
+    return unescape(found.group(1))
+
+
+CHOICES = '"chainmail", "line_and_square", "formation_density"'
+NO_RULESET = {k: v for k, v in DOCUMENT.items() if k != "ruleset"}
+
+
+def test_a_file_that_names_no_rule_system_is_told_so_in_the_pages_language(
+        client: TestClient) -> None:
+    assert upload(client, NO_RULESET, "en") == (
+        f'The file was not imported: Rule system: not given in the file ("ruleset" is one of '
+        f"{CHOICES})")
+    assert upload(client, NO_RULESET, "ru") == (
+        f'Файл не импортирован: Система правил: не указана в файле ("ruleset" — одно из: '
+        f"{CHOICES})")
+    assert upload(client, {**DOCUMENT, "ruleset": "chess"}, "ru") == (
+        f'Файл не импортирован: Система правил: системы правил "chess" нет: "ruleset" — одно '
+        f"из: {CHOICES}")
+    # The API still names the field, in its own words, for scripts that match on them.
+    for body in (NO_RULESET, {**DOCUMENT, "ruleset": "chess"}):
+        answer = client.post("/api/v1/rosters/import?lang=ru", json=body)
+        assert answer.status_code == 422
+        assert answer.json()["detail"][0]["field"] == "ruleset"
+        assert answer.json()["message"].startswith("ruleset: ")
+
+
+FD_UNIT = {"density": 3, "files": 5, "lines": [{"class": "melee_specialists", "weapon": "sword",
+                                                 "count": 5}]}
+FD = {"name": "Легион", "ruleset": "formation_density", "units": [FD_UNIT]}
+# Each kind of pydantic error a file can bring: (document, English, Russian).
+WRONG_FILES: dict[str, tuple[dict[str, Any], str, str]] = {
+    "unknown key": ({**DOCUMENT, "colour": "red"}, 'File: unknown field "colour": remove it',
+                    'Файл: неизвестное поле "colour": уберите его'),
+    "unknown key of a line": (
+        {**DOCUMENT, "units": [{"lines": [{"troop": "light_foot", "figures": 2, "x": 1}]}]},
+        'Unit 1, line 1: unknown field "x": remove it',
+        'Отряд 1, строка 1: неизвестное поле "x": уберите его'),
+    "not a boolean": ({**DOCUMENT, "historical": "yes"},
+                      "Historical (keep the nation's proportions): must be true or false",
+                      "Историческая (соблюдать пропорции народа): должно быть true или false"),
+    "not a string": ({**DOCUMENT, "name": 5}, "Name: must be text in quotes",
+                     "Название: должно быть текстом в кавычках"),
+    "not a list": ({**DOCUMENT, "units": {}}, "Units: must be a list in square brackets",
+                   "Отряды: должно быть списком в квадратных скобках"),
+    "not an object": ({**DOCUMENT, "units": [5]}, "Unit 1: must be an object in braces",
+                      "Отряд 1: должно быть объектом в фигурных скобках"),
+    "not a whole number": ({**DOCUMENT, "points_limit": "300"},
+                           "Points limit: must be a whole number",
+                           "Лимит очков: должно быть целым числом"),
+    "a flag twice": ({**DOCUMENT, "units": [{"flags": ["elite", "elite"]}]},
+                     "Unit 1, Special rules: each flag may appear only once",
+                     "Отряд 1, Особые правила: каждое особое правило можно указать только "
+                     "один раз"),
+    "not a number": ({**FD, "units": [{**FD_UNIT, "points": "1"}]},
+                     "Unit 1, Points: must be a number", "Отряд 1, Очки: должно быть числом"),
+    "not a half": ({**FD, "units": [{**FD_UNIT, "points": 0.3}]},
+                   "Unit 1, Points: must be a multiple of 0.5",
+                   "Отряд 1, Очки: должно быть кратно 0,5"),
+    "no lines": ({**FD, "units": [{**FD_UNIT, "lines": []}]}, "Unit 1, Lines: at least 1",
+                 "Отряд 1, Строки: не меньше 1"),
+    "not a boolean of a line": (
+        {**FD, "units": [{**FD_UNIT, "lines": [{**FD_UNIT["lines"][0], "mounted": 1}]}]},
+        "Unit 1, line 1, Mounted: must be true or false",
+        "Отряд 1, строка 1, Верхом: должно быть true или false"),
+}
+
+
+@pytest.mark.parametrize("case", list(WRONG_FILES))
+def test_a_wrong_file_is_refused_in_a_sentence_of_the_pages_language(
+        client: TestClient, case: str) -> None:
+    document, english, russian = WRONG_FILES[case]
+    said = {lang: upload(client, document, lang) for lang in ("en", "ru")}
+    assert said["en"] == f"The file was not imported: {english}"
+    assert said["ru"] == f"Файл не импортирован: {russian}"
+    for text in said.values():  # none of pydantic's own English
+        assert not re.search(r"Input should|valid|Extra inputs|Value error|discriminator",
+                             text), text
+    # The API keeps pydantic's words and names the field.
+    answer = client.post("/api/v1/rosters/import?lang=ru", json=document)
+    assert answer.status_code == 422 and answer.json()["detail"][0]["field"]

@@ -315,9 +315,13 @@ def test_the_rules_page_tabulates_the_classes_and_links_the_calculator(
     # shoot, skirmish, close order, square, march column, attack, volley
     cells = [text_of(c) for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
     assert cells == ["with accuracy", "—", "—", "yes", "yes", "yes", "—"]
-    for code in ("roster.over_limit", "unit.formation_not_allowed", "unit.square_too_small",
-                 "unit.cannot_shoot", "army.no_officer"):
-        assert f"<code>{code}</code>" in page
+    # Each rule the builder checks, by its name (its code only in an attribute).
+    for code, title in (("roster.over_limit", "Points limit"),
+                        ("unit.formation_not_allowed", "Formations suit the classes"),
+                        ("unit.square_too_small", "Squares have at least 10 figures"),
+                        ("unit.cannot_shoot", "Only shooting classes have accuracy"),
+                        ("army.no_officer", "An officer leads")):
+        assert f'<li data-code="{code}"><strong>{title}</strong> — ' in page
 
 
 def test_the_about_page_leads_to_the_rules_page_and_the_calculator(client: TestClient) -> None:

@@ -185,3 +185,13 @@ def test_a_roster_is_an_армия_not_a_ростер(client: TestClient) -> Non
     assert "Мои армии" in home and "остер" not in home
     missing = client.get("/r/AAAAAAAAAAAAAAAA?lang=ru")
     assert missing.status_code == 404 and "По этому адресу нет армии." in missing.text
+
+
+def test_the_about_page_titles_tables_18_and_26_as_the_seed_does(client: TestClient) -> None:
+    # «Таблица 18: Страны Восточной Азии», «Таблица 26: Стоимость дополнительного вооружения».
+    russian = _seen(client.get("/about?lang=ru").text)
+    assert "18: страны Восточной Азии" in russian and "Китайцы, Корейцы, Японцы" not in russian
+    assert "26: стоимость дополнительного вооружения" in russian
+    assert "стоимость вооружения и артиллерии" not in russian
+    english = _seen(client.get("/about?lang=en").text)
+    assert "18: East Asian countries" in english and "26: cost of additional weapons" in english

@@ -102,7 +102,7 @@ FLAGS: dict[str, Flag] = {
         Flag("commander", N_("Commander"), N_("The army's commander stands with this unit.")),
         Flag("knights", N_("Knights"),
              N_("Feudal knights: charge unless a 6 is rolled; target priorities.")),
-        Flag("religious_order", N_("Religious order"),
+        Flag("religious_order", N_("Religious Knightly Orders"),
              N_("Never surrender; +1 to all morale rolls.")),
         Flag("elite", N_("Elite"), N_("Elite troops: morale one table value better.")),
         Flag("flemish", N_("Flemish"), N_("Flemish militia: +1 to morale totals.")),

@@ -24,7 +24,8 @@ from app.domain.chainmail.pricing import cost_per_figure, price
 from app.domain.chainmail.roster import ChainmailRoster, Line, Unit
 from app.domain.chainmail.tally import Figures, Key
 from app.domain.limits import MAX_FIGURES
-from app.domain.text import tr
+from app.domain.text import ntr, tr
+from app.domain.words import counted
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Suggestion:
     moved: int  # figures added or removed in all
     total: Fraction  # the army's points once the changes are made
     reason: str  # why no change can do it, when not possible
+    outcome: str = ""  # what the changes do, in words: "9 figures removed; …"
 
 
 @dataclass(frozen=True)
@@ -235,8 +237,23 @@ def make_legal(roster: ChainmailRoster, lang: Lang = "en") -> Suggestion:
         return _refused(roster, _why_not(roster, lines, shares, excluded, lang))
     changes = tuple(change for line, new in zip(lines, counts, strict=True)
                     for change in line.changes(int(new)))
-    return Suggestion(True, changes, sum(abs(c.new - c.old) for c in changes),
-                      price(apply(roster, changes)).total, "")
+    total = price(apply(roster, changes)).total
+    return Suggestion(True, changes, sum(abs(c.new - c.old) for c in changes), total, "",
+                      outcome_text(changes, total, lang))
+
+
+def outcome_text(changes: tuple[LineChange, ...], total: Fraction, lang: Lang) -> str:
+    """What the changes do, as the player will see them made: "2 figures added, 9 removed;
+    the army then costs 112 points" (no figure moves between lines: each line grows or
+    shrinks)."""
+    added = sum(c.new - c.old for c in changes if c.new > c.old)
+    removed = sum(c.old - c.new for c in changes if c.new < c.old)
+    parts = [ntr(lang, "%(n)s figure added", "%(n)s figures added", added)] if added else []
+    if removed:
+        parts.append(ntr(lang, "%(n)s figure removed", "%(n)s figures removed", removed))
+    done = ", ".join(parts)
+    return tr(lang, "%(done)s; the army then costs %(points)s.",
+              done=done[:1].upper() + done[1:], points=counted(total, "point", lang))
 
 
 def _refused(roster: ChainmailRoster, reason: str) -> Suggestion:
@@ -265,8 +282,9 @@ def _why_not(roster: ChainmailRoster, lines: list[_Line], shares: list[ShareRule
             return tr(lang, "the proportions need at least %(need)s points with these lines, over "
                       "the limit of %(points_limit)s", need=points_text(need, lang),
                       points_limit=roster.points_limit)
-    codes = ", ".join(rule.code for rule in shares)
-    return tr(lang, "these rules cannot be met together with these lines: %(codes)s", codes=codes)
+    names = ", ".join(rule.counted.label(lang) for rule in shares)
+    return tr(lang, "these shares cannot be met together with these lines: %(names)s",
+              names=names)
 
 
 def apply(roster: ChainmailRoster, changes: tuple[LineChange, ...]) -> ChainmailRoster:

@@ -14,6 +14,7 @@ from app.domain import limits
 from app.domain.base import Whole, whole_in
 from app.domain.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
 from app.domain.names import Note, RosterName, UnitName
+from app.domain.text import N_
 
 # Literal types built from the catalogue: the data stays the single source of the ids.
 TroopId = Literal.__getitem__(tuple(TROOPS))  # type: ignore[attr-defined]
@@ -22,6 +23,11 @@ EngineId = Literal.__getitem__(tuple(ENGINES))  # type: ignore[attr-defined]
 NationId = Literal.__getitem__(tuple(NATIONS))  # type: ignore[attr-defined]
 FlagId = Literal.__getitem__(tuple(FLAGS))  # type: ignore[attr-defined]
 
+
+# The refusals of the models' own checks (msgids): a page says them in its language, the API
+# as written.
+REPEATED_FLAG = N_("each flag may appear only once")
+VALUE_ERRORS = frozenset({REPEATED_FLAG})
 
 
 class _Document(BaseModel):
@@ -48,7 +54,7 @@ class Unit(_Document):
     @classmethod
     def _flags_once(cls, flags: list[str]) -> list[str]:
         if len(set(flags)) != len(flags):
-            raise ValueError("each flag may appear only once")
+            raise ValueError(REPEATED_FLAG)
         return flags
 
 

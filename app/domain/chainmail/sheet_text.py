@@ -85,7 +85,7 @@ KNIGHTS = Reference(
     ), start=1)))
 
 RELIGIOUS_ORDER = Reference(
-    "religious_order", N_("Religious knightly orders"),
+    "religious_order", N_("Religious Knightly Orders"),
     paragraphs=(N_("They never surrender: when a morale roll calls for it they fight on as usual. "
                    "They get +1 on all morale rolls for their elite training."),))
 
@@ -177,7 +177,7 @@ FAR_EAST_FOOTNOTES: tuple[tuple[str, str, str], ...] = (
     ("japan", "medium_horse", N_("*** Japanese medium horse attack as light horse, defend as "
                                  "heavy horse and have the discipline of knights.")),
 )
-TABLE18 = Reference("table18_notes", N_("Table 18: notes"))
+TABLE18 = Reference("table18_notes", N_("Table 18: East Asian countries (notes)"))
 
 # Table 19: melee morale ratings; None where the table has a dash.
 TABLE19_ROWS: tuple[tuple[str, str], ...] = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.domain import points_limit as limit_rule
 from app.domain.base import Issue, Lang, RuleCheck, Severity
 from app.domain.formation_density.catalogue import (
     CLASSES,
@@ -17,7 +18,7 @@ from app.domain.formation_density.roster import FormationDensityRoster, Line, Un
 from app.domain.points_limit import points_limit_check
 from app.domain.text import N_, ptr, tr
 
-# code -> (severity, title in English, title in Russian), in the order the panel shows them.
+# code -> (severity, title: a msgid), in the order the panel shows them.
 UNIT_RULES: dict[str, tuple[Severity, str]] = {
     "unit.weapon_class": (Severity.error, N_("Weapons suit the class")),
     "unit.two_handed_shield": (Severity.error, N_("No shield with a two-handed weapon")),
@@ -25,6 +26,10 @@ UNIT_RULES: dict[str, tuple[Severity, str]] = {
     "unit.cavalry_armour_on_foot": (Severity.error, N_("Cavalry armour only on riders")),
     "unit.density_useless": (Severity.warning, N_("The density lets the unit hit")),
 }
+# Every rule's name (a msgid) by its code: the rules page names the rules so, the code being
+# for the API.
+RULE_TITLES: dict[str, str] = {**{code: title for code, (_, title) in UNIT_RULES.items()},
+                               limit_rule.CODE: limit_rule.TITLE}
 
 
 def unit_label(index: int, unit: Unit, lang: Lang) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from app.domain import points_limit as limit_rule
 from app.domain.base import Issue, Lang, RuleCheck, Severity
 from app.domain.line_and_square.catalogue import (
     CLASSES,
@@ -39,6 +40,14 @@ UNIT_RULES: dict[str, tuple[Severity, str]] = {
     "unit.formation_not_allowed": (Severity.error, N_("Formations suit the classes")),
     "unit.square_too_small": (Severity.error, N_("Squares have at least 10 figures")),
     "unit.cannot_shoot": (Severity.warning, N_("Only shooting classes have accuracy")),
+}
+OFFICER_CODE, OFFICER_TITLE = "army.no_officer", N_("An officer leads")
+# Every rule's name (a msgid) by its code, in the order the panel shows them: the rules page
+# names the rules so, the code being for the API.
+RULE_TITLES: dict[str, str] = {
+    limit_rule.CODE: limit_rule.TITLE,
+    **{code: title for code, (_, title) in UNIT_RULES.items()},
+    OFFICER_CODE: OFFICER_TITLE,
 }
 
 
@@ -93,7 +102,7 @@ def unit_checks(roster: LineAndSquareRoster, lang: Lang) -> list[RuleCheck]:
 
 def officer_check(roster: LineAndSquareRoster, lang: Lang) -> RuleCheck:
     with_officer = [i + 1 for i, unit in enumerate(roster.units) if unit.officer]
-    title = tr(lang, "An officer leads")
+    title = tr(lang, OFFICER_TITLE)
     if with_officer:
         where = ", ".join(map(str, with_officer))
         value = nptr(lang, "line_and_square", "%(n)s (unit %(where)s)",
@@ -103,7 +112,7 @@ def officer_check(roster: LineAndSquareRoster, lang: Lang) -> RuleCheck:
     summary = tr(lang, "%(title)s: units with an officer — %(value)s", title=title, value=value)
     hint = "" if with_officer else tr(lang, "give one unit an officer: units within 12\" of it "
                                       "get +1 to order tests")
-    return RuleCheck("army.no_officer", title, summary, bool(with_officer), Severity.warning,
+    return RuleCheck(OFFICER_CODE, title, summary, bool(with_officer), Severity.warning,
                      value=value, band="≥ 1", hint=hint)
 
 

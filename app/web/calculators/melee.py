@@ -22,6 +22,8 @@ from app.domain import get_ruleset
 from app.domain.base import Lang, percent_text
 from app.domain.formation_density import Unit, exchange, melee_json
 from app.domain.formation_density import catalogue as cat
+from app.domain.formation_density.validation import RULE_TITLES
+from app.domain.text import tr
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
 from app.web import i18n
@@ -198,6 +200,7 @@ def melee_page(request: Request, session: SessionDep) -> Response:
         "groups": list(groups.values()), "rosters": loaded, "picked": picked, "add": kept_add,
         "problems": problems, "result": result, "charts": charts, "names": _names(lang),
         "chosen": {side: by_value.get(picked[side]) for side in ("a", "b")},
+        "rule_titles": _rule_titles(lang),
     }
     blocks = ["pickers", "result"] if "add" in params else ["result"]
     return render(request, "calc/melee.html", context, blocks=blocks,
@@ -219,4 +222,10 @@ def rules_page(request: Request) -> Response:
         "names": _names(lang), "catalogue": system.catalogue(),
         # The classes' rules and the features' descriptions in the page's language.
         "class_rules": {c.id: c.text(lang, c.rule) for c in cat.CLASSES.values()},
-        "feature_texts": {f.id: f.text(lang, f.description) for f in cat.FEATURES.values()}})
+        "feature_texts": {f.id: f.text(lang, f.description) for f in cat.FEATURES.values()},
+        "rule_titles": _rule_titles(lang)})
+
+
+def _rule_titles(lang: Lang) -> dict[str, str]:
+    """Each rule's name by its code: a page names a rule so, the code being the API's."""
+    return {code: tr(lang, title) for code, title in RULE_TITLES.items()}

@@ -17,6 +17,8 @@ from app.domain.base import Lang
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
 from app.domain.line_and_square.square import square_rules
+from app.domain.line_and_square.validation import RULE_TITLES
+from app.domain.text import tr
 from app.web.i18n import page_language, request_lang
 from app.web.problems import problem_text
 from app.web.templating import render
@@ -70,4 +72,5 @@ def rules_page(request: Request) -> Response:
     assert system is not None
     return render(request, "systems/line_and_square/rules.html",
                   {"names": _names(lang), "catalogue": system.catalogue(),
-                   "square_rules": square_rules(lang)})
+                   "square_rules": square_rules(lang),
+                   "rule_titles": {code: tr(lang, title) for code, title in RULE_TITLES.items()}})
