@@ -213,9 +213,11 @@ def public(game: games.StoredGame, base: str = "") -> dict[str, Any]:
 @router.post("", status_code=201, response_model=GameCreated, dependencies=[Depends(json_body)],
              responses={201: {"headers": _ETAG}, **_MISSING, **NOT_JSON_ANSWER,
                         **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER,
+                        409: {"model": Failure,
+                              "description": "The roster's rule system has no game companion"},
                         410: {"model": Failure, "description": "The roster was deleted"}})
 def create_game(request: Request, session: SessionDep, response: Response,
-                start: Annotated[GameStart, Body()], lang: LangDep = "en") -> dict[str, Any]:
+                start: Annotated[GameStart, Body()], lang: LangDep = "en") -> Any:
     """Start a game of a roster version anyone with its link can read. The answer holds the
     game's key, once: keep `edit_url` to play, share `view_url` with the opponent."""
     try:
@@ -232,10 +234,10 @@ def create_game(request: Request, session: SessionDep, response: Response,
     except RosterNotFound as error:
         raise refusal(404, tr(lang, "no roster %(roster_id)s",
                               roster_id=start.roster_id)) from error
-    except games.NotPlayable as error:
-        raise RequestValidationError([{"loc": ("body", "roster_id"), "type": "value_error",
-                                       "msg": tr(lang, "no game companion for this rule "
-                                                 "system yet")}]) from error
+    except games.NotPlayable:
+        # A well-formed request the roster's state refuses: 409, as every such refusal.
+        return JSONResponse(status_code=409, content=refusal_body(
+            "roster_id: " + tr(lang, "no game companion for this rule system yet")))
     response.headers["ETag"] = etag(created.version)
     response.headers["Location"] = f"{router.prefix}/{created.id}"
     response.headers["Cache-Control"] = "no-store"

@@ -116,3 +116,30 @@ def mended(document: Any) -> dict[str, Any] | None:
     if isinstance(units, list):
         out["units"] = [_unit_mended(unit) for unit in units]
     return None if out == document else out
+
+
+# Bidirectional embeddings and overrides (LRE RLE PDF LRO RLO) and isolates (LRI RLI FSI PDI).
+_OPENS = {"\u202a": "\u202c", "\u202b": "\u202c", "\u202d": "\u202c", "\u202e": "\u202c",
+          "\u2066": "\u2069", "\u2067": "\u2069", "\u2068": "\u2069"}
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def balanced(text: str) -> str:
+    """`text` with every bidirectional embedding, override or isolate that is not closed
+    within it (and every closing one that opens nothing) dropped: an unclosed right-to-left
+    override in a name would otherwise reverse what a page writes after it (its cost)."""
+    if not _BIDI.search(text):
+        return text
+    kept = [True] * len(text)
+    stack: list[int] = []
+    for at, ch in enumerate(text):
+        if ch in _OPENS:
+            stack.append(at)
+        elif ch in ("\u202c", "\u2069"):
+            if stack and _OPENS[text[stack[-1]]] == ch:
+                stack.pop()
+            else:
+                kept[at] = False
+    for at in stack:
+        kept[at] = False
+    return "".join(ch for ch, keep in zip(text, kept, strict=True) if keep)

@@ -25,6 +25,7 @@ from starlette.types import Scope
 
 from app.domain import RULESETS
 from app.domain.base import decimal_text
+from app.domain.names import balanced
 from app.recent import Recent
 from app.web import i18n
 
@@ -61,10 +62,28 @@ class PageEnvironment(Environment):
 # Autoescape every template, whatever its extension. Templates ship with the code, so they are
 # not checked for changes on every page. Messages are translated by the i18n extension with
 # the request's language (i18n.gettext reads it, set by `render`).
+def _finalize(value: Any) -> Any:
+    """Every value a template writes: a player's text loses the direction controls it leaves
+    open (app/domain/names.py: balanced), so none reaches past its element; markup is ours."""
+    return balanced(value) if type(value) is str else value
+
+
 env = PageEnvironment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
-                      extensions=["jinja2.ext.i18n"], auto_reload=False, undefined=Unwritten)
+                      extensions=["jinja2.ext.i18n"], auto_reload=False, undefined=Unwritten,
+                      finalize=_finalize)
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
 env.globals["RULESETS"] = RULESETS
+# A player's text where no element can isolate it (a page's <title>): between First Strong
+# Isolate and Pop Directional Isolate, so its direction stays its own.
+env.filters["isolated"] = lambda text: f"\u2068{balanced(str(text))}\u2069"
+
+
+def names_list(names: list[str]) -> Markup:
+    """Players' names as a comma-separated list, each in an element of its own (<bdi>)."""
+    return Markup(", ").join(Markup("<bdi>%s</bdi>") % balanced(name) for name in names)
+
+
+env.filters["names_list"] = names_list
 # gettext as a plain function (`t`), and with a context (`tp`, i18n.pgettext).
 env.globals["t"] = i18n.gettext
 env.globals["tp"] = i18n.pgettext

@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from markdown_it import MarkdownIt
 
+from app.domain.names import balanced
 from tests.helpers.documents import army
 from tests.security.conftest import stored_rosters
 
@@ -39,11 +40,19 @@ HOSTILE = [
     "1. list\n- item\n\n---\n```\nfence",
     "a\x00b\x07c\x1b[31mred\x1b[0m\r\nsecond\u2028line",
     "\u202eexe.txt\u202c \u2066isolate\u2069 zero\u200bwidth",
+    "\u202eNAME",  # an override left open: it would reverse the cost written after the name
+    "\u2067\u202bopen isolate \u2069\u202c\u202c closes twice",
     "Орда 🐎 𝕬 — ‹›«»",
 ]
 PLAIN = "Plain name"
 SYSTEMS = ["chainmail", "line_and_square", "formation_density"]
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+_DIRECTION = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+# Elements whose text cannot turn what follows them: <bdi>, and those a browser draws apart
+# (a title, a form field's text, an option).
+ISOLATING = {"bdi", "title", "textarea", "option", "script", "style"}
 _NAME_REFUSES = re.compile(r"[\x00-\x1f\x7f]")
 _NOTE_REFUSES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -75,13 +84,25 @@ class Tags(HTMLParser):
         self.tags: Counter[tuple[str, tuple[str, ...]]] = Counter()
         self.attributes: list[tuple[str, str, str]] = []
         self.text: list[str] = []
+        # Whether each open element keeps its text's direction to itself, and each text that
+        # holds a direction control with whether it stands in such an element.
+        self.isolating: list[bool] = []
+        self.directed: list[tuple[str, bool]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags[(tag, tuple(sorted(name for name, _ in attrs)))] += 1
         self.attributes += [(tag, name, value or "") for name, value in attrs]
+        if tag not in VOID:
+            self.isolating.append(tag in ISOLATING or any(name == "dir" for name, _ in attrs))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self.isolating:
+            self.isolating.pop()
 
     def handle_data(self, data: str) -> None:
         self.text.append(data)
+        if _DIRECTION.search(data):
+            self.directed.append((data, any(self.isolating)))
 
 
 def parse(html: str) -> Tags:
@@ -103,6 +124,11 @@ URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "hx-get",
 def check_inert_html(html: str, plain_html: str, where: str) -> None:
     found = parse(html)
     assert own_tags(html) == own_tags(plain_html), f"{where}: the tags differ"
+    for text, isolated in found.directed:
+        # A player's direction controls reach the page only closed, and only in an element of
+        # their own (<bdi>, dir="auto"): the cost beside a name reads as written.
+        assert balanced(text) == text, f"{where}: an open direction control in {text!r}"
+        assert isolated, f"{where}: {text!r} is not isolated from what follows it"
     for tag, name, value in found.attributes:
         assert not name.startswith("on"), f"{where}: {tag} has {name}"
         if name in URL_ATTRIBUTES:

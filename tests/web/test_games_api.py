@@ -146,4 +146,6 @@ def test_bad_starts_name_the_field(api: TestClient) -> None:
     assert api.post(GAMES, json={"roster_id": "nosuchroster"}).status_code == 404
     fd = roster(api, {"name": "Фаланга", "ruleset": "formation_density"})
     refused = api.post(GAMES, json={"roster_id": fd["id"]})
-    assert refused.status_code == 422 and "roster_id" in refused.json()["message"]
+    # A schema-valid start whose roster cannot be played: a refusal of state, not of the body.
+    assert refused.status_code == 409 and "roster_id" in refused.json()["message"]
+    assert api.get(f"/api/v1/rosters/{fd['id']}").status_code == 200

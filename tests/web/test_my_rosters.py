@@ -29,7 +29,7 @@ def stored(client: TestClient, document: dict[str, Any]) -> dict[str, Any]:
 
 def verdicts(html: str) -> list[tuple[str, str, str]]:
     """(roster name, verdict class, mark and words) per row of the list, in order."""
-    rows = re.findall(r'<td><a href="/r/[^"]+">([^<]+)</a></td>.*?'
+    rows = re.findall(r'<td><a href="/r/[^"]+" dir="auto">([^<]+)</a></td>.*?'
                       r'<td class="verdict (\w+)"><span class="mark" aria-hidden="true">'
                       r'(.)</span> ([^<]+)</td>', html, re.S)
     return [(name, kind, f"{mark} {words}") for name, kind, mark, words in rows]

@@ -283,7 +283,7 @@ def test_copy_to_my_rosters_makes_an_editable_copy(client: TestClient) -> None:
 def test_my_rosters_search_and_sort(client: TestClient) -> None:
     for name, limit in (("Alpha", "100"), ("Bravo", "300"), ("Charlie", "200")):
         create_army(client, name=name, nation="generic", limit=limit)
-    names = re.findall(r'<td><a href="/r/[^"]+">([^<]+)</a>', client.get(
+    names = re.findall(r'<td><a href="/r/[^"]+" dir="auto">([^<]+)</a>', client.get(
         "/?sort=name&dir=asc").text)
     assert names == ["Alpha", "Bravo", "Charlie"]
     found = client.get("/?q=rav", headers=HX).text

@@ -65,7 +65,7 @@ def test_the_sheet_shows_units_costs_and_totals(client: TestClient) -> None:
     roster_id = stored(client, army(unit("Longbowmen", "light_foot", 20, "longbow"),
                                     unit("Riders", "heavy_horse", 4, "lance", mercenary=True)))
     html = sheet(client, roster_id, "?lang=en")
-    assert "<h1>Sheet test</h1>" in html
+    assert "<h1 dir=\"auto\">Sheet test</h1>" in html
     assert "20 × Light Foot, Longbow" in html
     assert "4 × Heavy Horse, Lance" in html
     # 20 × (1 + 4) + 4 × 5 / 2 = 110 of 500
