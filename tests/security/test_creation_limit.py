@@ -84,7 +84,8 @@ def test_refused_documents_and_missing_originals_do_not_use_up_the_limit(
         for _ in range(5):
             assert client.post("/api/v1/rosters", json={"ruleset": "chainmail",
                                                         "name": 5}).status_code == 422
-            assert client.post("/api/v1/rosters/import", content=b"\xff").status_code == 422
+            assert client.post("/api/v1/rosters/import", content=b"\xff",
+                               headers={"Content-Type": "application/json"}).status_code == 422
             assert client.post("/api/v1/rosters/nosuchroster/copy").status_code == 404
         assert create(client).status_code == 201
         assert create(client).status_code == 429

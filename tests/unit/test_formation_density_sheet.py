@@ -80,8 +80,11 @@ HOSTILE = "[url=x]*Злой*[/url] | <b>\nnext"
 
 
 def test_player_text_cannot_open_markup_in_any_format() -> None:
-    unit = {**RIDERS, "name": HOSTILE, "note": "# heading\n- item"}
-    doc = roster(unit, name=HOSTILE)
+    # Written past validation, which refuses a line break in a name now: the writers must
+    # stay inert whatever a document holds.
+    valid = roster({**RIDERS, "note": "# heading\n- item"})
+    doc = valid.model_copy(update={"name": HOSTILE, "units": [
+        valid.units[0].model_copy(update={"name": HOSTILE})]})
     markdown = EXPORTS.export_markdown(doc, "en")
     html = MarkdownIt("commonmark").enable("table").render(markdown)
     assert "<a " not in html and "<b>" not in html and "<em>" not in html

@@ -101,7 +101,7 @@ def test_an_unknown_language_is_refused_by_name(client: TestClient) -> None:
 
 
 def test_a_hostile_name_reaches_the_forum_export_defused(client: TestClient) -> None:
-    document = {**DOCUMENT, "name": "[url=http://evil.example]win[/url]\n[b]x"}
+    document = {**DOCUMENT, "name": "[url=http://evil.example]win[/url] [b]x"}
     roster_id = store(client, document)
     text = client.get(f"/api/v1/rosters/{roster_id}/export.bbcode").text
     assert "[url" not in text
