@@ -202,3 +202,14 @@ def test_the_rules_the_seed_states_are_in_both_languages_panels_with_a_hint_that
     summary, hint = said[lang]
     how = {"en": "Fix:", "ru": "Как исправить:"}[lang]
     assert f"{summary} {how} {hint}" in words
+
+
+@pytest.mark.parametrize(("lang", "room"), [("en", "room for exactly 1 more"),
+                                            ("ru", "можно добавить ровно 1")])
+def test_a_share_with_room_for_one_figure_only_says_exactly_one(
+        client: TestClient, lang: str, room: str) -> None:
+    # 0 crossbows of 3 light horse: 1 of 4 is 25 %, past 15 % rounded up (1); 2 of 5 is over.
+    doc = army("poles", unit(line("medium_horse", 6, "lance")),
+               unit(line("light_horse", 3, "javelins")))
+    words = text_of(client.get(f"/r/{store(client, doc)}?lang={lang}").text)
+    assert room in words and "1–1" not in words

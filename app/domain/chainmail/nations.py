@@ -93,6 +93,8 @@ class ShareRule:
         if most is None:
             span = tr(lang, "room for %(least)s or more", least=least) if least else \
                 tr(lang, "room for any number more")
+        elif least == most:
+            span = tr(lang, "room for exactly %(least)s more", least=least)
         elif least:
             span = tr(lang, "room for %(least)s–%(most)s more", least=least, most=most)
         else:
