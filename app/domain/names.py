@@ -87,14 +87,20 @@ _NOTE_CONTROL = re.compile(f"[{_class(NOTE_CONTROLS)}]")
 UNNAMED = "—"
 
 
+def _shown(name: Any, shows: re.Pattern[str], instead: str) -> Any:
+    """A stored name without control characters, or `instead` when it then shows nothing."""
+    if not isinstance(name, str):
+        return name
+    name = _CONTROL.sub("", name)
+    return name if shows.search(name) else instead
+
+
 def _unit_mended(unit: Any) -> Any:
     if not isinstance(unit, dict):
         return unit
-    out = dict(unit)
-    name = out.get("name")
-    if isinstance(name, str):
-        name = _CONTROL.sub("", name)
-        out["name"] = name if _VISIBLE_OR_BLANK.search(name) else ""
+    out = {**unit, "name": _shown(unit.get("name"), _VISIBLE_OR_BLANK, "")}
+    if "name" not in unit:
+        del out["name"]
     if isinstance(out.get("note"), str):
         out["note"] = _NOTE_CONTROL.sub("", out["note"])
     return out
@@ -108,10 +114,8 @@ def mended(document: Any) -> dict[str, Any] | None:
     if not isinstance(document, dict):
         return None
     out = dict(document)
-    name = out.get("name")
-    if isinstance(name, str):
-        name = _CONTROL.sub("", name)
-        out["name"] = name if _VISIBLE.search(name) else UNNAMED
+    if "name" in out:
+        out["name"] = _shown(out["name"], _VISIBLE, UNNAMED)
     units = out.get("units")
     if isinstance(units, list):
         out["units"] = [_unit_mended(unit) for unit in units]
