@@ -5,7 +5,8 @@ app, no middleware, doing the least each measured route must do, on Muster's own
     GET  /healthz              an async constant
     GET  /api/v1/rosters/{id}  one SELECT of the stored roster JSON, answered as it is
     GET  /r/{id}               that row drawn as a plain HTML table by a Jinja template
-    POST /api/v1/price         the body parsed into pydantic models, the figures summed
+    POST /api/v1/price         the body parsed into the roster's pydantic models (Muster's own,
+                               the least a price must check), the figures summed
 
 Run by bench/load.py as `uvicorn --factory bench.textbook:create`.
 """
@@ -14,12 +15,14 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Annotated
 
-from fastapi import FastAPI, Response
+from fastapi import Body, FastAPI, Response
 from fastapi.responses import HTMLResponse
 from jinja2 import DictLoader, Environment
-from pydantic import BaseModel
 from sqlalchemy import create_engine, text
+
+from app.domain import RosterDocument
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>{{ roster.name }}</title></head><body>
@@ -30,27 +33,6 @@ PAGE = """<!doctype html>
 <td>{{ line.weapon }}</td></tr>{% endfor %}{% endfor %}
 </table></body></html>
 """
-
-
-class Line(BaseModel):
-    troop: str
-    figures: int
-    weapon: str | None = None
-
-
-class Unit(BaseModel):
-    name: str
-    flags: list[str] = []
-    lines: list[Line]
-
-
-class Roster(BaseModel):
-    name: str
-    ruleset: str
-    nation: str | None = None
-    points_limit: int | None = None
-    historical: bool = False
-    units: list[Unit]
 
 
 def create() -> FastAPI:
@@ -77,7 +59,7 @@ def create() -> FastAPI:
         return HTMLResponse(page.render(roster=json.loads(stored(roster_id))))
 
     @app.post("/api/v1/price")
-    async def price(roster: Roster) -> dict[str, int]:
+    async def price(roster: Annotated[RosterDocument, Body()]) -> dict[str, int]:  # type: ignore[valid-type]
         return {"figures": sum(line.figures for unit in roster.units for line in unit.lines)}
 
     return app

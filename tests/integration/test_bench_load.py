@@ -79,3 +79,15 @@ def test_a_short_soak_run_answers_every_request_and_reads_back_every_write() -> 
     # Every kind of request was made and answered as a browser expects it.
     for kind in ("GET 200", "GET 303", "POST 200", "POST 201", "PUT 200"):
         assert kind in answers, answers
+
+
+def test_the_growth_run_times_every_size_and_every_nation() -> None:
+    # bench/growth.py, the growth figures of docs/speed.md: a size or nation it no longer
+    # measures, or an answer not 200, fails it; the times are not judged here.
+    run = subprocess.run([sys.executable, "bench/growth.py", "--repeats", "1"], cwd=PROJECT,
+                         capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    sizes = re.findall(r"^\s+(\d+)\s+[\d.]+\s+\d+\s+[\d.]+\s+\d+$", run.stdout, re.M)
+    assert sizes == ["20", "100", "500"], run.stdout
+    assert re.search(r"^\s+mongols\s+[\d.]+ ", run.stdout, re.M), run.stdout
+    assert re.search(r"slowest [\d.]+ s — (met|MISSED)", run.stdout), run.stdout
