@@ -22,9 +22,18 @@ class BodySizeLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
+        declared = chunked = None
+        for name, value in scope.get("headers") or []:
+            if name == b"content-length":
+                declared = value
+            elif name == b"transfer-encoding":
+                chunked = value
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             await self._refuse(send)
+            return
+        if declared is None and chunked is None:
+            # No body (RFC 9112, 6.3): nothing to count, as for most GETs.
+            await self.app(scope, receive, send)
             return
         # Read the body here rather than failing inside the app's own receive: FastAPI turns
         # any error raised while it reads the body into "400 error parsing the body", which

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sys
 import time
-import uuid
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
@@ -56,7 +56,7 @@ def request_id_from(header: str | None) -> str:
     """The caller's id when it is sane, else a new one: ids end up in logs and answers."""
     if header is not None and _SANE_ID.fullmatch(header):
         return header
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # as random as uuid4's 32 hex digits, without building a UUID
 
 
 class RequestLog:
@@ -105,17 +105,21 @@ class RequestLog:
             failed = True
             raise
         finally:
-            elapsed_ms = (time.perf_counter() - started) * 1000
-            client = scope.get("client")
-            fields = {"method": scope.get("method", ""), "path": scope.get("path", ""),
-                      "status": status, "duration_ms": round(elapsed_ms, 2),
-                      "client": client[0] if client else None}
-            ACCESS.info("%s %s %s %.1fms", escaped(fields["method"]), escaped(fields["path"]),
-                        status, elapsed_ms, extra={"http": fields})
+            if ACCESS.isEnabledFor(logging.INFO):  # the line's fields are built only if written
+                _log_access(scope, status, (time.perf_counter() - started) * 1000)
             if not failed:
                 # Left set after an unhandled error: the server logs its traceback once this
                 # middleware has given up, in the same task, and that line carries the id too.
                 _current_id.reset(token)
+
+
+def _log_access(scope: Scope, status: int, elapsed_ms: float) -> None:
+    client = scope.get("client")
+    fields = {"method": scope.get("method", ""), "path": scope.get("path", ""),
+              "status": status, "duration_ms": round(elapsed_ms, 2),
+              "client": client[0] if client else None}
+    ACCESS.info("%s %s %s %.1fms", escaped(fields["method"]), escaped(fields["path"]),
+                status, elapsed_ms, extra={"http": fields})
 
 
 class _RequestIdFilter(logging.Filter):
