@@ -44,25 +44,6 @@ def test_a_short_load_run_gets_a_200_for_every_request() -> None:
         assert re.search(rf"{re.escape(target)}.*— (met|MISSED)", run.stdout), run.stdout
 
 
-def test_the_floor_run_measures_every_route_beside_healthz() -> None:
-    # bench/floor.py, the floor docs/speed.md cites: Muster's app with three bare routes; a route
-    # or a setting it no longer matches fails it (a non-200 answer stops the run).
-    if shutil.which("wrk") is None:
-        message = "wrk is not installed: install Debian's package (`apt-get install wrk`)"
-        if os.environ.get("MUSTER_REQUIRE_WRK") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    run = subprocess.run([sys.executable, "bench/floor.py", "--seconds", "1",
-                          "--connections", "4"], cwd=PROJECT, capture_output=True, text=True,
-                         timeout=240)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
-    lines = [m for m in map(ENDPOINT_LINE.match, run.stdout.splitlines()) if m]
-    assert [m[2] for m in lines] == ["/healthz", "/floor/thread", "/floor/row/{id}",
-                                     "/api/v1/rosters/{id}", "/floor/document",
-                                     "/api/v1/price"], run.stdout
-    assert all(int(m[3]) > 0 for m in lines) and float(lines[0][4]) == 1.0, run.stdout
-
-
 @pytest.mark.parametrize(("arguments", "named"), [
     (["--seconds", "0"], "--seconds"), (["--seconds", "0.5"], "--seconds"),
     (["--connections", "-4"], "--connections"),
@@ -74,18 +55,6 @@ def test_load_refuses_bad_arguments_by_name_before_starting_anything(
     assert run.returncode == 2, run.stdout + run.stderr
     assert named in run.stderr and "Traceback" not in run.stderr
     assert "Machine:" not in run.stdout  # nothing was started
-
-
-@pytest.mark.parametrize(("arguments", "named"), [
-    (["--seconds", "0"], "--seconds"), (["--connections", "many"], "--connections"),
-])
-def test_floor_refuses_bad_arguments_by_name_before_starting_anything(
-        arguments: list[str], named: str) -> None:
-    run = subprocess.run([sys.executable, "bench/floor.py", *arguments], cwd=PROJECT,
-                         capture_output=True, text=True, timeout=60)
-    assert run.returncode == 2, run.stdout + run.stderr
-    assert named in run.stderr and "Traceback" not in run.stderr
-    assert run.stdout == ""  # nothing was measured
 
 
 @pytest.mark.app_backend
