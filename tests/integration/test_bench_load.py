@@ -19,6 +19,7 @@ from tests.helpers.servers import PROJECT
 ENDPOINT_LINE = re.compile(r"^\s+(GET|POST) (\S+)\s+(\d+) req/s .* ([\d.]+)× healthz$")
 
 
+@pytest.mark.slow
 @pytest.mark.app_backend
 def test_a_short_load_run_gets_a_200_for_every_request() -> None:
     if shutil.which("wrk") is None:
@@ -57,6 +58,7 @@ def test_load_refuses_bad_arguments_by_name_before_starting_anything(
     assert "Machine:" not in run.stdout  # nothing was started
 
 
+@pytest.mark.slow
 @pytest.mark.app_backend
 def test_a_short_soak_run_answers_every_request_and_reads_back_every_write() -> None:
     # bench/soak.py drives the pages and the API as a browser and a script do (edit links
