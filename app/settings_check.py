@@ -146,8 +146,9 @@ def database_url(settings: Settings) -> URL:
     try:
         url.get_dialect().import_dbapi()
     except (ImportError, NoSuchModuleError) as error:
-        raise SettingError("DATABASE_URL", f"the driver of {url.drivername!r} is not installed",
-                           URL_ACCEPTED) from error
+        extra = " (pip install -e '.[postgres]')" if backend == "postgresql" else ""
+        raise SettingError("DATABASE_URL",
+                           f"the driver of {url.drivername!r} is not installed{extra}") from error
     return url
 
 

@@ -10,11 +10,9 @@ MUSTER_TEST_BACKEND=postgresql run, which follows a full run that already covere
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg_pool.base
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
@@ -23,14 +21,6 @@ from sqlmodel import Session
 from app.main import create_app
 from app.storage.db import make_engine, migrate
 from tests.helpers.databases import BACKENDS, TEST_BACKEND, app_database, database, settings_for
-
-# psycopg_pool jitters each new connection's lifetime with the random module's shared
-# generator, from the pool's own task: under TestClient the share views' pool (PostgreSQL)
-# opens its connections beside a Hypothesis test that is drawing its examples, and Hypothesis
-# takes the shared generator moving meanwhile for the test's own use of `random` (a
-# deprecation warning, now and then, in the PostgreSQL pass). The pool draws from a generator
-# of its own here; what it draws is only a spread of lifetimes.
-psycopg_pool.base.random = random.Random().random
 
 # What a MUSTER_TEST_BACKEND=postgresql run (CI's second pass) runs: the tests whose app is on
 # the backend that names. The others ran already in the first pass on exactly the same

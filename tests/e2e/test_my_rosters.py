@@ -9,6 +9,8 @@ from tests.e2e.test_editor import DESKTOP, PHONE, created, no_sideways_scroll
 from tests.helpers.servers import Server
 from tests.web.test_my_rosters import generic
 
+pytestmark = pytest.mark.e2e
+
 WORDS = {"en": ["✗ Not legal", "! Legal, with warnings", "✓ Legal"],
          "ru": ["✗ Не по правилам", "! По правилам, с предупреждениями", "✓ По правилам"]}
 

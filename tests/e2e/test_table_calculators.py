@@ -10,6 +10,8 @@ import pytest
 from tests.e2e.conftest import htmx_settled
 from tests.helpers.servers import Server
 
+pytestmark = pytest.mark.e2e
+
 PAGES = {
     "weather": "/calc/weather?start=clear&checks=6",
     "figure-sizes": "/calc/figure-sizes?scale=54",

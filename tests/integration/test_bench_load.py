@@ -20,6 +20,7 @@ ENDPOINT_LINE = re.compile(r"^\s+(GET|POST) (\S+)\s+(\d+) req/s  p50 +[\d.]+ ms 
                            r"(?: \| +(\d+) req/s .* \| ([\d.]+)× floor)?$")
 
 
+@pytest.mark.slow
 @pytest.mark.app_backend
 def test_a_short_load_run_gets_a_200_for_every_request() -> None:
     if shutil.which("wrk") is None:
@@ -61,6 +62,7 @@ def test_load_refuses_bad_arguments_by_name_before_starting_anything(
     assert "Machine:" not in run.stdout  # nothing was started
 
 
+@pytest.mark.slow
 @pytest.mark.app_backend
 def test_a_short_soak_run_answers_every_request_and_reads_back_every_write() -> None:
     # bench/soak.py drives the pages and the API as a browser and a script do (edit links

@@ -106,6 +106,7 @@ def test_the_install_and_start_scripts_serve_the_whole_app_from_a_fresh_virtuale
     where = subprocess.run([str(python), "-c", "import app.main; print(app.main.__file__)"],
                            capture_output=True, text=True, check=True, cwd=venv)
     assert Path(where.stdout.strip()).is_relative_to(context), "runs the copied files"
+    subprocess.run([str(python), "-c", "import psycopg"], check=True)  # the postgres extra
     tools = subprocess.run([str(python), "-m", "pip", "show", "pytest"], capture_output=True)
     assert tools.returncode != 0, "no test tools in the image"
 

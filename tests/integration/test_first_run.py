@@ -164,6 +164,7 @@ def test_settings_lists_every_setting_with_its_value_and_masks_the_password(
     assert ".env" in listing
 
 
+@pytest.mark.slow
 def test_the_default_database_is_the_projects_wherever_muster_starts(tmp_path: Path) -> None:
     expected = PROJECT_DIR / "data" / "muster.db"
     elsewhere = tmp_path / "elsewhere"
@@ -210,6 +211,7 @@ def test_serve_names_the_absolute_sqlite_file_before_it_listens(tmp_path: Path) 
     assert copied.returncode == 0 and str(database) in copied.stdout
 
 
+@pytest.mark.slow
 def test_serve_names_postgresqls_host_and_database_never_the_password(tmp_path: Path) -> None:
     # Nothing listens on port 1: the server names where it looks, then fails to migrate.
     url = "postgresql+psycopg://muster:s3cret@127.0.0.1:1/armies"

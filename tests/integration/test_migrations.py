@@ -220,6 +220,7 @@ def test_downgrading_from_0006_gives_valid_back_and_keeps_the_history(empty: Eng
 
 
 
+@pytest.mark.slow
 def test_the_alembic_command_line_keeps_the_history_through_rebuilt_tables(
         tmp_path: Path) -> None:
     """`alembic upgrade` / `downgrade` connect by themselves: on SQLite they too must keep

@@ -112,6 +112,7 @@ def test_a_writer_whose_connection_is_dropped_releases_the_lock(engine: Engine) 
         assert rosters.replace_roster(session, roster_id, army(name="после"), 1).version == 2
 
 
+@pytest.mark.slow
 def test_writers_in_other_processes_wait_for_the_turn_and_land(
         engine: Engine, sqlite_url: str) -> None:
     with Session(engine) as session:
@@ -133,6 +134,7 @@ def test_writers_in_other_processes_wait_for_the_turn_and_land(
     assert count == 41
 
 
+@pytest.mark.slow
 def test_a_writer_held_up_by_another_process_gives_up_at_the_busy_timeout(
         sqlite_url: str) -> None:
     impatient = make_engine(settings_for(sqlite_url, MUSTER_DB_BUSY_TIMEOUT_MS=500))

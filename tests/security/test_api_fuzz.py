@@ -56,6 +56,8 @@ ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "410", "429", "5xx"]
 # MUSTER_FUZZ_EXAMPLES=500.
 EXAMPLES = int(os.environ.get("MUSTER_FUZZ_EXAMPLES", "25"))
 BASE_URL = "http://testserver"
+# About a minute of the suite's time on two cores: run by .ci/run and `pytest -m ""`.
+pytestmark = pytest.mark.slow
 
 
 @dataclass(frozen=True)

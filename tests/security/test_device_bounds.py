@@ -86,6 +86,7 @@ def renew(owner: TestClient, roster_id: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.slow
 def test_renewing_the_edit_link_again_and_again_keeps_a_bounded_number_of_browsers(
         api: TestClient) -> None:
     engine = engine_of(api)

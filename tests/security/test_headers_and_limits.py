@@ -155,6 +155,7 @@ def test_the_default_limit_is_one_mebibyte(client: TestClient) -> None:
     assert client.post("/api/v1/price", json=army()).status_code == 200
 
 
+@pytest.mark.e2e
 def test_the_api_documentation_renders_within_the_content_security_policy(
         tmp_path: Path) -> None:
     """/docs in a real browser: Swagger UI loads from this server, draws every operation, and

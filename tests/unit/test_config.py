@@ -179,3 +179,20 @@ def test_the_operations_guide_says_the_range_each_numeric_setting_accepts(name: 
 
     assert len(rows) == 1 and f"{written(high)}" in rows[0]
     assert f"{written(low)}–{written(high)}" in rows[0] or f"more than {written(low)}" in rows[0]
+
+
+def test_a_postgresql_url_without_its_driver_installed_is_refused_in_one_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
+
+    from app.settings_check import SettingError, database_url
+
+    def missing() -> None:
+        raise ImportError("No module named 'psycopg'")
+
+    monkeypatch.setattr(PGDialect_psycopg, "import_dbapi", missing)
+    url = "postgresql+psycopg://muster:pw@db.example.org/muster"
+    with pytest.raises(SettingError) as refused:
+        database_url(Settings(_env_file=None, database_url=url))  # type: ignore[call-arg]
+    assert refused.value.lines() == ("muster: DATABASE_URL: the driver of 'postgresql+psycopg' "
+                                     "is not installed (pip install -e '.[postgres]')")

@@ -318,6 +318,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.kill()
 
 
+@pytest.mark.slow
 def test_a_real_server_refuses_a_chunked_body_over_1_mib_with_413(live_server: str) -> None:
     data = oversized_body()
 
@@ -333,6 +334,7 @@ def test_a_real_server_refuses_a_chunked_body_over_1_mib_with_413(live_server: s
     assert answer.status_code == 413
 
 
+@pytest.mark.slow
 def test_a_real_server_prices_a_roster(live_server: str) -> None:
     answer = httpx.post(f"{live_server}{PRICE}", json=army("generic", *WORKED_EXAMPLES[0][1]),
                         timeout=10)
