@@ -12,10 +12,12 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.domain import RULESETS, limits
 from app.domain.base import Issue, Lang, Severity, Verdict, points_text, whole_in
+from app.domain.chainmail.catalogue import NATIONS
+from app.domain.chainmail.roster import NationId, TroopId
 from app.domain.names import RosterName
 from app.domain.system import Evaluation
 from app.domain.text import tr
@@ -33,7 +35,8 @@ class Cap(_Rules):
 
     count: Literal["units", "figures"] = Field(
         description="units: units with a line of the troop type; figures: its figures")
-    troop: str = Field(max_length=32, description="a troop type id of the rule system")
+    troop: TroopId = Field(description="a Chainmail troop type (the other rule systems' "  # type: ignore[valid-type]
+                                       "lists have none, so never break a cap)")
     most: whole_in(0, limits.MAX_FIGURES) = Field(  # type: ignore[valid-type]
         description="the most the event allows")
 
@@ -44,8 +47,10 @@ class EventRules(_Rules):
     ruleset: RulesetId = Field(description="the rule system every list must use")  # type: ignore[valid-type]
     points_limit: whole_in(1, limits.MAX_POINTS_LIMIT) | None = Field(  # type: ignore[valid-type]
         default=None, description="the most an army may cost; none: no limit")
-    nations: list[str] | None = Field(
-        default=None, max_length=64, description="the nations allowed; none: all")
+    nations: list[NationId] | None = Field(  # type: ignore[valid-type]
+        default=None, max_length=len(NATIONS), json_schema_extra={"uniqueItems": True},
+        description="the Chainmail nations allowed (the other rule systems' lists have none, "
+                    "so keep none of these); none: all")
     historical: bool = Field(default=False, description="armies must be historical")
     deadline: AwareDatetime = Field(description="lists are handed in until then")
     caps: list[Cap] = Field(default_factory=list, max_length=MAX_CAPS)
@@ -64,18 +69,12 @@ class EventRules(_Rules):
                 data["deadline"] = dt.datetime.fromisoformat(data["deadline"])
         return data
 
-    @model_validator(mode="after")
-    def _known_ids(self) -> EventRules:
-        entries = RULESETS[self.ruleset].entries
-        known = entries.get("nations", {})
-        for nation in self.nations or ():
-            if nation not in known:
-                raise ValueError(f"nations: {nation!r} is no nation of {self.ruleset}")
-        troops = entries.get("troop_types", {})
-        for cap in self.caps:
-            if cap.troop not in troops:
-                raise ValueError(f"caps: {cap.troop!r} is no troop type of {self.ruleset}")
-        return self
+    @field_validator("nations")
+    @classmethod
+    def _nations_once(cls, nations: list[str] | None) -> list[str] | None:
+        if nations is not None and len(set(nations)) != len(nations):
+            raise ValueError("each nation may appear only once")
+        return nations
 
     def passed(self, now: dt.datetime) -> bool:
         """Whether the deadline has passed at `now`: hand-ins are closed."""

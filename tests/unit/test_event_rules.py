@@ -46,7 +46,7 @@ def test_caps_mercenaries_history_and_rule_system() -> None:
                   no_mercenaries=True)
     assert codes(judged(rules, roster)) == ["event.historical", "event.cap_units",
                                             "event.cap_figures", "event.no_mercenaries"]
-    other = judged(event(ruleset="line_and_square", nations=None),
+    other = judged(event(ruleset="line_and_square"),
                    mongols())
     assert codes(other) == ["event.ruleset"]
 
