@@ -24,7 +24,8 @@ from app.http.security_headers import SecurityHeaders
 from app.lifespan import storage_lifespan
 from app.services.creation_limit import CreationLimit, trusted_proxies
 from app.services.errors import DocumentTooLarge
-from app.web import changes, deletion, editor, home, pages, share, sheet
+from app.web import changes, deletion, editor, event_forms, home, pages, share, sheet
+from app.web import events as event_pages
 from app.web import games as games_pages
 from app.web.calculators import router as calculator_pages
 from app.web.templating import STATIC_DIR, HashedStaticFiles
@@ -99,6 +100,8 @@ def _include_routes(app: FastAPI) -> None:
     app.include_router(events_api.router)
     app.include_router(sheet.router)
     app.include_router(games_pages.router)
+    app.include_router(event_pages.router)
+    app.include_router(event_forms.router)
     app.include_router(calculators.router)
     app.include_router(calculator_pages)
     docs.install(app)  # before /static: its files are mounted under /static/api-docs

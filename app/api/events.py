@@ -8,8 +8,6 @@ in a read; the organiser's and the hand-in key are told apart by the route.
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Request, Response
@@ -20,9 +18,10 @@ from app.api.health import UNAVAILABLE_ANSWER
 from app.api.rosters import site
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
 from app.domain.base import Lang, whole_in
-from app.domain.events import EventRules, Judgement
+from app.domain.events import EventRules
 from app.domain.names import RosterName
 from app.domain.text import tr
+from app.exports.event_lists import judged_json, lists_csv
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.schemas import Failure, ValidationFailure
 from app.services import creation_limit, events
@@ -126,23 +125,6 @@ OrganiserEvent = Annotated[str, Depends(_keyed("organiser"))]
 HandInEvent = Annotated[str, Depends(_keyed("hand_in"))]
 
 
-def sheet_url(event_id: str, list_id: str, base: str = "") -> str:
-    return f"{base}/e/{event_id}/l/{list_id}"
-
-
-def judged_json(event_id: str, handed: events.HandedIn, judgement: Judgement,
-                base: str = "") -> dict[str, Any]:
-    doc = handed.document
-    return {"id": handed.id, "player": handed.player, "roster_id": handed.roster_id,
-            "roster_version": handed.roster_version, "name": str(doc.name),  # type: ignore[attr-defined]
-            "ruleset": str(doc.ruleset), "nation": getattr(doc, "nation", None),  # type: ignore[attr-defined]
-            "points": float(judgement.evaluation.result["total"]),
-            "verdict": judgement.verdict.value, "mark": judgement.mark,
-            "issues": [i.as_json() for i in judgement.issues],
-            "handed_in_at": handed.handed_in_at,
-            "sheet_url": sheet_url(event_id, handed.id, base)}
-
-
 def _judged_all(session: SessionDep, event: events.StoredEvent, lang: Lang,
                 base: str) -> list[dict[str, Any]]:
     return [judged_json(event.id, h, h.judged(event.rules, lang), base)
@@ -228,23 +210,6 @@ def read_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
     """Every list handed in, with its player, nation, points, verdict and reasons."""
     response.headers["Cache-Control"] = "no-store"
     return _judged_all(session, _event(session, event_id, lang), lang, site(request))
-
-
-def _cell(text: str) -> str:
-    # A spreadsheet runs a cell that starts with one of these as a formula.
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
-def lists_csv(rows: list[dict[str, Any]], lang: Lang) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([tr(lang, "Player"), tr(lang, "Army"), tr(lang, "Nation"),
-                     tr(lang, "Points"), tr(lang, "Verdict"), tr(lang, "Reasons")])
-    for row in rows:
-        reasons = "; ".join(i["message"] for i in row["issues"])
-        writer.writerow([_cell(row["player"]), _cell(row["name"]), row["nation"] or "",
-                         row["points"], row["mark"], _cell(reasons)])
-    return out.getvalue()
 
 
 @router.get("/{event_id}/lists.csv", response_class=Response,
