@@ -104,9 +104,11 @@ def _count(session: Session, event_id: str) -> int:
                             .where(EventList.event_id == event_id)).one())
 
 
-def _event(session: Session, event_id: str) -> StoredEvent:
-    row = session.exec(select(Event).where(Event.id == event_id)
-                       .execution_options(populate_existing=True)).first()
+def _event(session: Session, event_id: str, *, lock: bool = False) -> StoredEvent:
+    statement = select(Event).where(Event.id == event_id)
+    if lock:  # PostgreSQL: hand-ins to one event take turns (SQLite's writers always do)
+        statement = statement.with_for_update()
+    row = session.exec(statement.execution_options(populate_existing=True)).first()
     if row is None:
         raise EventNotFound(event_id)
     published = utc(row.published_at) if row.published_at else None
@@ -149,7 +151,9 @@ def hand_in(session: Session, event_id: str, player: str, roster_id: str,
                     player=name, roster_id=roster_id, roster_version=version,
                     document=document.model_dump_json(), handed_in_at=now)
     with transaction(session, write=True):
-        event = _event(session, event_id)
+        # Locked: two hand-ins of one player at once would both find no list to replace, and
+        # the second insert would break the one-list-a-player constraint.
+        event = _event(session, event_id, lock=True)
         if event.closed(now):
             raise EventClosed(event_id)
         replaced = session.exec(delete(EventList).where(  # type: ignore[call-overload]

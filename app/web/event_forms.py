@@ -9,11 +9,13 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
+from pydantic import TypeAdapter, ValidationError
 from sqlmodel import Session
 
 from app.deps import ROSTER_ID, SessionDep
 from app.domain.base import Verdict
 from app.domain.events import reminder
+from app.domain.names import RosterName
 from app.exports.event_lists import judged_json, lists_csv
 from app.services import devices, events
 from app.services.errors import RevisionNotFound, RosterDeleted, RosterNotFound
@@ -35,6 +37,7 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_lang
 # A share or edit link pasted, or a bare id: the roster's id is the segment after /r/.
 _LINK = re.compile(r"(?:/r/)?([A-Za-z0-9_-]{1,64})(?:/(?:edit|print))?/?(?:[?#].*)?$")
 _ID = re.compile(ROSTER_ID)
+_NAME: TypeAdapter[str] = TypeAdapter(RosterName)
 SORTS = {"player": lambda r: r["player"].casefold(), "nation": lambda r: r["nation"] or "",
          "points": lambda r: r["points"],
          "verdict": lambda r: {"broken": 0, "warnings": 1, "legal": 2}[r["verdict"]]}
@@ -76,6 +79,14 @@ def hand_in_page(request: Request, event_id: str, session: SessionDep, key: str 
     return _hand_in_page(request, session, event, key, judged=judged)
 
 
+def _player(text: str) -> str | None:
+    """The name as the API takes it (a roster's name's rules: visible, at most 120), or None."""
+    try:
+        return _NAME.validate_python(text)
+    except ValidationError:
+        return None
+
+
 def roster_of(form: editing.Form) -> str | None:
     """The roster the form names: one of My rosters, or a link pasted (a link wins)."""
     pasted = form.get("link", "").strip()
@@ -101,13 +112,13 @@ def _hand_in(request: Request, session: Session, event_id: str,
     key = form.get("key", "")
     if not holds_key(session, event.id, key, "hand_in"):
         return _not_this_link(request)
-    player, roster_id = form.get("player", "").strip(), roster_of(form)
+    player, roster_id = _player(form.get("player", "")), roster_of(form)
 
     def again(message: str, status: int) -> Response:
         return _hand_in_page(request, session, event, key, error=message, form=dict(form),
                              status=status)
 
-    if not player or len(player) > 120:
+    if player is None:
         return again(i18n.gettext("Write your name (at most 120 characters)."), 422)
     if roster_id is None:
         return again(i18n.gettext("Choose one of your rosters, or paste its link."), 422)

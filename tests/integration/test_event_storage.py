@@ -3,9 +3,11 @@ the newest list of a player counts, the deadline closes hand-ins and opens publi
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from app.domain.events import EventRules
@@ -61,3 +63,27 @@ def test_the_deadline_closes_hand_ins_and_opens_publishing(session: Session) -> 
     again = events.publish(session, created.event.id, now=after + timedelta(days=1))
     assert again.published_at == published.published_at
     assert utcnow() < after
+
+
+def test_one_player_handing_in_twice_at_once_keeps_one_list(engine: Engine) -> None:
+    with Session(engine) as session:
+        created = _event(session)
+        roster = rosters.create_roster(session, mongols()).roster
+    start, failures = threading.Barrier(4), []
+
+    def hand_in() -> None:
+        with Session(engine) as own:
+            start.wait()
+            try:
+                events.hand_in(own, created.event.id, "Бату", roster.id)
+            except Exception as error:  # noqa: BLE001 - any failure fails the test
+                failures.append(error)
+
+    threads = [threading.Thread(target=hand_in) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with Session(engine) as session:
+        assert [h.player for h in events.lists(session, created.event.id)] == ["Бату"]

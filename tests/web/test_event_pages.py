@@ -90,6 +90,10 @@ def test_a_pasted_share_link_hands_in_and_the_deadline_closes_the_form(
     assert answer.status_code == 303
     assert client.post(f"/e/{event_id}/hand-in", data={
         "key": hand_in, "player": "Ян", "roster": roster["id"]}).status_code == 403
+    for name in ("", "\u200b\u200b", "я" * 121):
+        refused = client.post(f"/e/{event_id}/hand-in", data={
+            "csrf": csrf, "key": hand_in, "player": name, "roster": roster["id"]})
+        assert refused.status_code == 422 and "120" in refused.text
     assert client.post(f"/e/{event_id}/hand-in", data={
         "csrf": csrf, "key": organiser, "player": "Ян", "roster": roster["id"]}).status_code == 403
     later = datetime.now(UTC) + timedelta(days=8)
