@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.health import UNAVAILABLE_ANSWER
 from app.api.rosters import site
 from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
+from app.domain import RosterDocument
 from app.domain.base import Lang, whole_in
 from app.domain.events import EventRules
 from app.domain.names import RosterName
@@ -35,14 +36,22 @@ _bearer = HTTPBearer(auto_error=False, scheme_name="EventKey",
                      description="the event's organiser key or hand-in key, as the route says")
 
 
-class HandIn(BaseModel):
+class _HandIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     player: RosterName = Field(description="the player's name; a player's newest list counts")
+
+
+class HandInRoster(_HandIn):
     roster_id: str = Field(pattern=ROSTER_ID, max_length=64,
                            description="the roster's public id (from its share or edit link)")
     version: whole_in(1, MAX_VERSION) | None = Field(  # type: ignore[valid-type]
         default=None, description="the roster version handed in; none: the current one")
+
+
+class HandInDocument(_HandIn):
+    document: RosterDocument = Field(  # type: ignore[valid-type]
+        description="a roster document handed in as it is (no stored roster)")
 
 
 class EventIssue(BaseModel):
@@ -55,8 +64,8 @@ class EventIssue(BaseModel):
 class JudgedList(BaseModel):
     id: str
     player: str
-    roster_id: str
-    roster_version: int
+    roster_id: str | None = Field(description="none: handed in as a document")
+    roster_version: int | None
     name: str
     ruleset: str
     nation: str | None
@@ -180,12 +189,16 @@ def read_event(request: Request, event_id: EventId, session: SessionDep, respons
                                                                "the event is full"},
                         410: {"model": Failure, "description": "The roster was deleted"}})
 def hand_in(request: Request, event_id: HandInEvent, session: SessionDep,
-            handed: Annotated[HandIn, Body()], lang: LangDep = "en") -> Any:
-    """Hand in a roster version as the player's list (in place of their earlier one); the
-    answer says at once whether it keeps the event's rules and its nation's, and why not."""
+            handed: Annotated[HandInRoster | HandInDocument, Body()],
+            lang: LangDep = "en") -> Any:
+    """Hand in a roster version (or a roster document) as the player's list, in
+    place of their earlier one; the answer says at once whether it keeps the event's rules
+    and its nation's, and why not."""
+    roster_id = getattr(handed, "roster_id", None)
     try:
-        kept = events.hand_in(session, event_id, handed.player, handed.roster_id,
-                              handed.version)
+        kept = events.hand_in(session, event_id, handed.player, roster_id,
+                              getattr(handed, "version", None),
+                              document=getattr(handed, "document", None))
     except events.EventClosed as error:
         raise refusal(409, tr(lang, "the deadline has passed: lists are no longer "
                                     "handed in")) from error
@@ -193,13 +206,14 @@ def hand_in(request: Request, event_id: HandInEvent, session: SessionDep,
         raise refusal(409, tr(lang, "the event holds as many lists as it may")) from error
     except RevisionNotFound as error:
         raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
-                              roster_id=handed.roster_id, version=handed.version)) from error
+                              roster_id=roster_id, version=getattr(handed, "version", None))
+                      ) from error
     except RosterDeleted as error:
         raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
-                              roster_id=handed.roster_id)) from error
+                              roster_id=roster_id)) from error
     except RosterNotFound as error:
         raise refusal(404, tr(lang, "no roster %(roster_id)s",
-                              roster_id=handed.roster_id)) from error
+                              roster_id=roster_id)) from error
     rules = _event(session, event_id, lang).rules
     return judged_json(event_id, kept, kept.judged(rules, lang), site(request))
 

@@ -74,8 +74,8 @@ class CreatedEvent:
 class HandedIn:
     id: str
     player: str
-    roster_id: str
-    roster_version: int
+    roster_id: str | None  # none: handed in as an exported file
+    roster_version: int | None
     document: BaseModel
     handed_in_at: datetime
 
@@ -139,12 +139,17 @@ def _roster_at(session: Session, roster_id: str, version: int | None) -> tuple[A
     return revisions.get_revision(session, roster_id, version).document, version
 
 
-def hand_in(session: Session, event_id: str, player: str, roster_id: str,
-            version: int | None = None, *, now: datetime | None = None) -> HandedIn:
-    """Keep the roster as it is at `version` (None: now) as `player`'s list, in place of
-    any list the same player handed in before. Raises EventNotFound, EventClosed, EventFull,
-    RosterNotFound (RosterDeleted) or RevisionNotFound."""
-    document, version = _roster_at(session, roster_id, version)
+def hand_in(session: Session, event_id: str, player: str, roster_id: str | None,
+            version: int | None = None, *, document: BaseModel | None = None,
+            now: datetime | None = None) -> HandedIn:
+    """Keep the roster as it is at `version` (None: now), or a `document` handed in as a
+    file (no roster), as `player`'s list, in place of any list the same player handed in
+    before. Raises EventNotFound, EventClosed, EventFull, RosterNotFound (RosterDeleted) or
+    RevisionNotFound."""
+    if roster_id is not None:
+        document, version = _roster_at(session, roster_id, version)
+    if document is None:
+        raise ValueError("a list is a roster or a document")
     now = now or utcnow()
     name = column_text(player).strip()[:NAME_LENGTH]
     row = EventList(id=secrets.token_urlsafe(12), event_id=event_id, player_key=searched(name),

@@ -124,8 +124,9 @@ class EventList(SQLModel, table=True):
                          nullable=False))
     player_key: str = Field(sa_type=String(NAME_LENGTH))
     player: str = Field(sa_type=String(NAME_LENGTH))
-    roster_id: str = Field(sa_type=String(PUBLIC_ID_LENGTH))
-    roster_version: int = Field(sa_type=Integer)
+    # The roster and version handed in; none for a list handed in as an exported file.
+    roster_id: str | None = Field(default=None, sa_type=String(PUBLIC_ID_LENGTH))
+    roster_version: int | None = Field(default=None, sa_type=Integer)
     document: str = Field(sa_type=Text)
     handed_in_at: datetime = Field(sa_type=DateTime(timezone=True))
 

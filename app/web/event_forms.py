@@ -17,6 +17,7 @@ from app.domain.base import Verdict
 from app.domain.events import reminder
 from app.domain.names import RosterName
 from app.exports.event_lists import judged_json, lists_csv
+from app.imports import ImportRefused, parse_roster
 from app.services import devices, events
 from app.services.errors import RevisionNotFound, RosterDeleted, RosterNotFound
 from app.web import editing, i18n
@@ -26,11 +27,15 @@ from app.web.pages import (
     browser_device,
     csrf_ok,
     expired_form,
+    in_thread,
     page,
+    read_multipart,
     redirect,
     refuse,
+    unreadable_form,
     with_form,
 )
+from app.web.problems import problem_text
 from app.web.templating import site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
@@ -99,11 +104,21 @@ def roster_of(form: editing.Form) -> str | None:
 
 @router.post("/e/{event_id}/hand-in")
 async def hand_in(request: Request, event_id: str) -> Response:
-    return await with_form(request, _hand_in, event_id)
+    """The form, with its exported file if one was chosen (read here, on the event loop)."""
+    try:
+        data = await read_multipart(request)
+    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+        return unreadable_form(request, refused)
+    form = editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
+    upload = data.get("file")
+    content = None
+    if upload is not None and not isinstance(upload, str) and upload.filename:
+        content = await upload.read()
+    return await in_thread(request, _hand_in, event_id, form, content)
 
 
-def _hand_in(request: Request, session: Session, event_id: str,
-             form: editing.Form) -> Response:
+def _hand_in(request: Request, session: Session, event_id: str, form: editing.Form,
+             content: bytes | None) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return expired_form(request)
     event = stored_event(session, event_id)
@@ -120,10 +135,18 @@ def _hand_in(request: Request, session: Session, event_id: str,
 
     if player is None:
         return again(i18n.gettext("Write your name (at most 120 characters)."), 422)
-    if roster_id is None:
-        return again(i18n.gettext("Choose one of your rosters, or paste its link."), 422)
+    document = None
+    if content is not None:
+        try:
+            document, roster_id = parse_roster(content, i18n.current_lang()), None
+        except ImportRefused as refused:
+            why = problem_text(refused.errors) if refused.errors else refused.message
+            return again(i18n.gettext("The file was not read: %(why)s") % {"why": why}, 422)
+    elif roster_id is None:
+        return again(i18n.gettext(
+            "Choose one of your rosters, paste its link, or choose its exported file."), 422)
     try:
-        handed = events.hand_in(session, event.id, player, roster_id)
+        handed = events.hand_in(session, event.id, player, roster_id, document=document)
     except events.EventClosed:
         return again(i18n.gettext("The deadline has passed: lists are no longer handed in."),
                      409)

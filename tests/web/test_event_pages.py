@@ -120,3 +120,22 @@ def test_a_refused_form_says_why_and_keeps_what_was_written(client: TestClient) 
     assert answer.status_code == 422 and 'value="Турнир"' in answer.text
     assert client.get("/e/nosuchevent00000").status_code == 404
     assert client.get("/e/nosuchevent00000/organise?key=x").status_code == 404
+
+
+def test_an_exported_file_is_handed_in_and_a_bad_one_refused_in_the_pages_language(
+        client: TestClient) -> None:
+    event_id, organiser, hand_in = made(client)
+    roster = client.post("/api/v1/rosters", json=poles_with_engine()).json()
+    exported = client.get(f"/api/v1/rosters/{roster['id']}/export.json").content
+    csrf = str(client.cookies["muster_csrf"])
+    fields = {"csrf": csrf, "key": hand_in, "player": "Ян"}
+    answer = client.post(f"/e/{event_id}/hand-in", data=fields, follow_redirects=False,
+                         files={"file": ("export.json", exported, "application/json")})
+    assert answer.status_code == 303, answer.text
+    assert "✗" in client.get(answer.headers["location"]).text
+    client.cookies.set("lang", "ru")
+    bad = client.post(f"/e/{event_id}/hand-in", data=fields,
+                      files={"file": ("export.json", b"{not json", "application/json")})
+    assert bad.status_code == 422 and "Файл не прочитан" in bad.text
+    board = client.get(f"/e/{event_id}/organise?key={organiser}")
+    assert "Хоругвь" in board.text

@@ -118,3 +118,17 @@ def test_the_newest_list_of_a_player_counts_and_the_csv_says_what_is_wrong(
     assert table[0][0] == "Игрок" and table[1][0] == "'=бату" and table[1][4] == "✗"
     assert "не допускаются" in table[1][5]
     assert made["organiser_key"] not in download.text and made["hand_in_key"] not in download.text
+
+
+def test_a_document_is_handed_in_as_it_is(api: TestClient) -> None:
+    made = api.post(EVENTS, json=event()).json()
+    army, document = roster(api, mongols()), poles_with_engine()
+    answer = api.post(f"{EVENTS}/{made['id']}/lists", headers=bearer(made["hand_in_key"]),
+                      json={"player": "Ян", "document": document})
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    assert (body["roster_id"], body["mark"], body["issues"][0]["code"]) == (
+        None, "✗", "event.no_engines")
+    both = api.post(f"{EVENTS}/{made['id']}/lists", headers=bearer(made["hand_in_key"]),
+                    json={"player": "Ян", "document": document, "roster_id": army["id"]})
+    assert both.status_code == 422
