@@ -139,3 +139,19 @@ def test_an_exported_file_is_handed_in_and_a_bad_one_refused_in_the_pages_langua
     assert bad.status_code == 422 and "Файл не прочитан" in bad.text
     board = client.get(f"/e/{event_id}/organise?key={organiser}")
     assert "Хоругвь" in board.text
+
+
+def test_a_players_hostile_name_stays_text_on_every_event_page(client: TestClient) -> None:
+    event_id, organiser, hand_in = made(client)
+    roster = client.post("/api/v1/rosters", json=mongols()).json()
+    name = '<script>alert(1)</script>\u202eБату'
+    handed = client.post(f"/api/v1/events/{event_id}/lists", json={
+        "player": name, "roster_id": roster["id"]},
+        headers={"Authorization": f"Bearer {hand_in}"})
+    assert handed.status_code == 201, handed.text
+    board = client.get(f"/e/{event_id}/organise?key={organiser}")
+    listed = client.get(f"/e/{event_id}/l/{handed.json()['id']}?key={organiser}")
+    for page in (board, listed):
+        assert page.status_code == 200
+        assert "<script>alert" not in page.text and "&lt;script&gt;" in page.text
+        assert "\u202e" not in page.text
