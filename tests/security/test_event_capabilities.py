@@ -139,3 +139,18 @@ def test_the_keys_never_leak_into_public_pages_exports_or_the_log(
                        if record.name.startswith("muster"))
     assert "/organise" in logged and "/hand-in" in logged
     assert organiser not in logged and hand_in not in logged
+
+
+def test_events_count_against_the_creation_limit_as_rosters_do(app_with: Any) -> None:
+    with app_with(creation_limit=2) as limited:
+        assert limited.post("/api/v1/rosters", json=mongols()).status_code == 201
+        assert limited.post("/api/v1/events", json=event()).status_code == 201
+        refused = limited.post("/api/v1/events", json=event())
+        assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+        limited.get("/")
+        page = limited.post("/e/new", data={
+            "csrf": str(limited.cookies["muster_csrf"]), "name": "Турнир",
+            "date": "2030-01-05", "ruleset": "chainmail", "deadline": "2030-01-04T18:00"})
+        assert page.status_code == 429
+        # Rules refused for themselves are answered so, whatever the limit.
+        assert limited.post("/api/v1/events", json=event(name=" ")).status_code == 422
