@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -142,7 +143,7 @@ def check(rules: EventRules, document: Any, total: float, lang: Lang) -> list[Is
     if rules.points_limit is not None and total > rules.points_limit:
         issues.append(Issue("event.points_limit", Severity.error, tr(
             lang, "The army costs %(total)s points, over the event's limit of %(limit)s.",
-            total=points_text(_fraction(total), lang), limit=rules.points_limit)))
+            total=points_text(Fraction(total), lang), limit=rules.points_limit)))
     nation = getattr(document, "nation", None)
     if rules.nations is not None and nation not in rules.nations:
         allowed = ", ".join(_name(rules, "nations", n, lang) for n in rules.nations)
@@ -162,12 +163,6 @@ def check(rules: EventRules, document: Any, total: float, lang: Lang) -> list[Is
         issues.append(Issue("event.no_mercenaries", Severity.error, tr(
             lang, "The event allows no mercenaries; the army has some.")))
     return issues
-
-
-def _fraction(total: float) -> Any:
-    from fractions import Fraction
-
-    return Fraction(total).limit_denominator(8)
 
 
 def judge(rules: EventRules, document: Any, lang: Lang) -> Judgement:
