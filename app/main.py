@@ -9,6 +9,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors
 from app.api import calculators, docs, exports, health, pricing, rosters
+from app.api import events as events_api
 from app.api import games as games_api
 from app.config import Settings, get_settings
 from app.deps import APP_DEPENDENCIES
@@ -23,7 +24,8 @@ from app.http.security_headers import SecurityHeaders
 from app.lifespan import storage_lifespan
 from app.services.creation_limit import CreationLimit, trusted_proxies
 from app.services.errors import DocumentTooLarge
-from app.web import changes, deletion, editor, home, pages, share, sheet
+from app.web import changes, deletion, editor, event_forms, home, pages, share, sheet
+from app.web import events as event_pages
 from app.web import games as games_pages
 from app.web.calculators import router as calculator_pages
 from app.web.templating import STATIC_DIR, HashedStaticFiles
@@ -95,8 +97,11 @@ def _include_routes(app: FastAPI) -> None:
     app.include_router(exports.router)
     app.include_router(rosters.router)
     app.include_router(games_api.router)
+    app.include_router(events_api.router)
     app.include_router(sheet.router)
     app.include_router(games_pages.router)
+    app.include_router(event_pages.router)
+    app.include_router(event_forms.router)
     app.include_router(calculators.router)
     app.include_router(calculator_pages)
     docs.install(app)  # before /static: its files are mounted under /static/api-docs

@@ -23,6 +23,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlmodel import Field, SQLModel
 
@@ -93,6 +94,41 @@ class DeviceRoster(SQLModel, table=True):
                          primary_key=True, index=True))
     can_edit: bool = Field(sa_type=Boolean)
     last_opened: datetime = Field(sa_type=DateTime(timezone=True))
+
+
+class Event(SQLModel, table=True):
+    """An event (app/services/events.py): its rules as JSON, two keys kept only as hashes (the
+    organiser's, and the hand-in link's players use), and whether its lists are published."""
+
+    id: str = Field(sa_type=String(PUBLIC_ID_LENGTH), primary_key=True)
+    organiser_key_hash: str = Field(sa_type=String(HASH_LENGTH))
+    hand_in_key_hash: str = Field(sa_type=String(HASH_LENGTH))
+    name: str = Field(sa_type=String(NAME_LENGTH))
+    rules: str = Field(sa_type=Text, description="app.domain.events.EventRules as JSON text")
+    deadline: datetime = Field(sa_type=DateTime(timezone=True))
+    published_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))
+
+
+class EventList(SQLModel, table=True):
+    """A list handed in to an event: the roster's document at the version handed in, kept as
+    it was then; one a player (by the searched form of the name), the newest replacing."""
+
+    __tablename__ = "event_list"
+    __table_args__ = (UniqueConstraint("event_id", "player_key",
+                                       name="uq_event_list_event_id_player_key"),)
+
+    id: str = Field(sa_type=String(PUBLIC_ID_LENGTH), primary_key=True)
+    event_id: str = Field(
+        sa_column=Column(String(PUBLIC_ID_LENGTH), ForeignKey("event.id", ondelete="CASCADE"),
+                         nullable=False))
+    player_key: str = Field(sa_type=String(NAME_LENGTH))
+    player: str = Field(sa_type=String(NAME_LENGTH))
+    # The roster and version handed in; none for a list handed in as an exported file.
+    roster_id: str | None = Field(default=None, sa_type=String(PUBLIC_ID_LENGTH))
+    roster_version: int | None = Field(default=None, sa_type=Integer)
+    document: str = Field(sa_type=Text)
+    handed_in_at: datetime = Field(sa_type=DateTime(timezone=True))
 
 
 # What the API answers about stored rosters (the tables above never leave the server).

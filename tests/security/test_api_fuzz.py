@@ -27,6 +27,7 @@ import os
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import schemathesis
@@ -43,6 +44,7 @@ from schemathesis.specs.openapi import checks as openapi
 from app.main import create_app
 from tests.helpers.databases import fresh_schema, settings_for, sqlite_url
 from tests.helpers.documents import army
+from tests.helpers.events import event
 from tests.security.conftest import routes_of
 
 CHECKS = [generic.not_a_server_error, openapi.status_code_conformance,
@@ -78,6 +80,7 @@ class Fuzzed:
     client: TestClient
     known: list[Known]
     games: list[Known]
+    events: list[tuple[str, str, str]]  # id, organiser key, hand-in key
 
 
 def _fuzzed(url: str) -> Iterator[Fuzzed]:
@@ -94,7 +97,18 @@ def _fuzzed(url: str) -> Iterator[Fuzzed]:
             started = client.post("/api/v1/games", json={"roster_id": roster.id})
             assert started.status_code == 201, started.text
             games.append(Known(started.json()["id"], started.json()["edit_key"]))
-        yield Fuzzed(app, ASGIClient(app), client, known, games)
+        events = []
+        past = (datetime.now(UTC) - timedelta(days=1)).isoformat()
+        for rules in (event(), event(deadline=past)):  # open for lists; closed, to publish
+            made = client.post("/api/v1/events", json=rules)
+            assert made.status_code == 201, made.text
+            body = made.json()
+            events.append((body["id"], body["organiser_key"], body["hand_in_key"]))
+        handed = client.post(f"/api/v1/events/{events[0][0]}/lists", json={
+            "player": "Бату", "roster_id": known[0].id},
+            headers={"Authorization": f"Bearer {events[0][2]}"})
+        assert handed.status_code == 201, handed.text
+        yield Fuzzed(app, ASGIClient(app), client, known, games, events)
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +151,28 @@ def _fuzz(case: schemathesis.Case, api: Fuzzed) -> None:
                     current = api.client.get(f"/api/v1/{what}/{target.id}")
                     if "etag" in current.headers:  # not once an earlier case deleted it
                         case.headers["If-Match"] = current.headers["etag"]
+    _aim_at_an_event(case, api)
     case.call_and_validate(session=api.session, base_url=BASE_URL, checks=CHECKS)
+
+
+def _aim_at_an_event(case: schemathesis.Case, api: Fuzzed) -> None:
+    """As for rosters: a third of the cases naming an event name one that exists, half of
+    these with one of its real keys (the organiser's or the hand-in one, by the spin), and a
+    hand-in names an existing roster."""
+    generated = case.path_parameters.get("event_id")
+    path = case.meta.components.get(ParameterLocation.PATH) if case.meta else None
+    if generated is None or (path is not None and path.mode != GenerationMode.POSITIVE):
+        return
+    spin = zlib.crc32(repr(generated).encode())
+    if spin % 3:
+        return
+    event_id, organiser, hand_in = api.events[spin // 3 % len(api.events)]
+    case.path_parameters["event_id"] = event_id
+    if spin % 2 and case.headers is not None and "Authorization" in case.headers:
+        case.headers["Authorization"] = f"Bearer {organiser if spin % 4 < 2 else hand_in}"
+    if isinstance(case.body, dict) and "roster_id" in case.body and spin % 5 < 3:
+        case.body["roster_id"] = api.known[spin % len(api.known)].id
+        case.body.pop("version", None)
 
 
 @SCHEMA.parametrize()

@@ -25,6 +25,7 @@ from app.services import rosters
 from app.services.errors import KeyRejected
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
+from tests.helpers.events import event
 from tests.security.conftest import routes_of, stored_rosters
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -44,6 +45,12 @@ GRANTED = {("POST", "/r/{roster_id}/edit"), ("POST", "/r/{roster_id}/link"),
 GAME_KEYED = {("POST", f"/api/v1/games/{{game_id}}/{what}")
               for what in ("turns", "tests", "casualties", "undo")}
 GAME_FORM = {("POST", "/g/{game_id}/play")}
+# Changes an event: the API asks for the event's key of the route's kind (the hand-in key to
+# hand a list in, the organiser's to publish), its pages' forms for it in a field, beside the
+# CSRF field and a same-site origin (tests/security/test_event_capabilities.py).
+EVENT_KEYED = {("POST", "/api/v1/events/{event_id}/lists"),
+               ("POST", "/api/v1/events/{event_id}/publish")}
+EVENT_FORM = {("POST", "/e/{event_id}/hand-in"), ("POST", "/e/{event_id}/publish")}
 # Open to anyone by design, and why. None of them changes what exists; the page forms among
 # them still need the CSRF field and a same-site origin, and the API refuses other sites.
 OPEN = {
@@ -66,6 +73,8 @@ OPEN = {
     ("POST", "/api/v1/games"):
         "starts a game (a new id and key) of a roster anyone with its id may read",
     ("POST", "/g/new"): "the roster pages' 'Start a game', as the API's start",
+    ("POST", "/api/v1/events"): "stores a new event with new keys; changes nothing else",
+    ("POST", "/e/new"): "the 'New event' form, as the API's creation",
 }
 
 
@@ -144,6 +153,7 @@ def api_request(world: World, method: str, path: str) -> Send:
             "hits": 3, "shooter_density": 4, "target": {"density": 3}},
         "/api/v1/rosters/{roster_id}": army("Изменённая") if method == "PUT" else None,
         "/api/v1/games": {"roster_id": world.first["id"]},
+        "/api/v1/events": event(),
     }.get(path)
     base = {"If-Match": '"v1"'} if method == "PUT" else {}
 
@@ -165,6 +175,9 @@ def page_request(world: World, browser: TestClient, path: str, with_csrf: bool =
         files = {"file": ("army.json", exported, "application/json")}
     elif path == "/g/new":
         fields |= {"roster_id": world.first["id"], "version": "1"}
+    elif path == "/e/new":
+        fields |= {"name": "Турнир", "date": "2030-01-05", "ruleset": "chainmail",
+                   "deadline": "2030-01-04T18:00"}
     elif path == "/r/{roster_id}/edit":
         fields |= {"version": "1", "op": "add_unit", "preset": "knights"}
 
@@ -176,7 +189,7 @@ def page_request(world: World, browser: TestClient, path: str, with_csrf: bool =
 
 
 def test_every_route_that_changes_data_is_protected_or_listed_with_a_reason() -> None:
-    known = KEYED | GRANTED | GAME_KEYED | GAME_FORM | set(OPEN)
+    known = KEYED | GRANTED | GAME_KEYED | GAME_FORM | EVENT_KEYED | EVENT_FORM | set(OPEN)
     unknown = [route for route in ROUTES if route not in known]
     assert not unknown, (f"{unknown}: protect these routes (edit key or edit grant) and add "
                          "them to KEYED or GRANTED, or list them in OPEN with the reason")

@@ -1,0 +1,252 @@
+"""JSON API for events: create one, hand lists in with the hand-in key, read them (JSON or
+CSV) and publish them with the organiser's key; anyone reads the rules and, once published,
+the lists.
+
+As with rosters and games, a key goes as `Authorization: Bearer <key>` and never comes back
+in a read; the organiser's and the hand-in key are told apart by the route.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Path, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.health import UNAVAILABLE_ANSWER
+from app.api.rosters import site
+from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
+from app.domain import RosterDocument
+from app.domain.base import Lang, whole_in
+from app.domain.events import EventRules
+from app.domain.names import RosterName
+from app.domain.text import tr
+from app.exports.event_lists import judged_json, lists_csv
+from app.http.cross_site import CROSS_SITE_ANSWER
+from app.schemas import Failure, ValidationFailure
+from app.services import creation_limit, events
+from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
+from app.services.records import MAX_VERSION
+
+router = APIRouter(prefix="/api/v1/events", tags=["events"])
+EventId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,
+                              description="the event's public id")]
+_bearer = HTTPBearer(auto_error=False, scheme_name="EventKey",
+                     description="the event's organiser key or hand-in key, as the route says")
+
+
+class _HandIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    player: RosterName = Field(description="the player's name; a player's newest list counts")
+
+
+class HandInRoster(_HandIn):
+    roster_id: str = Field(pattern=ROSTER_ID, max_length=64,
+                           description="the roster's public id (from its share or edit link)")
+    version: whole_in(1, MAX_VERSION) | None = Field(  # type: ignore[valid-type]
+        default=None, description="the roster version handed in; none: the current one")
+
+
+class HandInDocument(_HandIn):
+    document: RosterDocument = Field(  # type: ignore[valid-type]
+        description="a roster document handed in as it is (no stored roster)")
+
+
+class EventIssue(BaseModel):
+    code: str = Field(description="event.*: the event's own rules; otherwise the army's")
+    severity: str
+    message: str
+    unit: int | None
+
+
+class JudgedList(BaseModel):
+    id: str
+    player: str
+    roster_id: str | None = Field(description="none: handed in as a document")
+    roster_version: int | None
+    name: str
+    ruleset: str
+    nation: str | None
+    points: float
+    verdict: str = Field(description="legal, warnings or broken")
+    mark: str = Field(description="✓, ! or ✗")
+    issues: list[EventIssue] = Field(description="the event's rules broken first")
+    handed_in_at: Any
+    sheet_url: str = Field(description="the list's printed sheet (public once published)")
+
+
+class EventPublic(BaseModel):
+    id: str
+    rules: EventRules
+    lists: int = Field(description="how many lists are handed in")
+    closed: bool = Field(description="the deadline has passed")
+    published_at: Any
+    view_url: str
+    armies: list[JudgedList] | None = Field(description="every list, once published")
+
+
+class EventCreated(EventPublic):
+    organiser_key: str = Field(description="shown only now: the organiser's key")
+    organiser_url: str = Field(description="the organiser's secret page")
+    hand_in_key: str = Field(description="shown only now: the key players hand lists in with")
+    hand_in_url: str = Field(description="the secret link to send to players")
+
+
+_MISSING: dict[int | str, dict[str, Any]] = {
+    404: {"model": Failure, "description": "No event (or roster, version) by this id"},
+    422: {"model": ValidationFailure, "description": "A field is invalid; the message names it"},
+    **UNAVAILABLE_ANSWER}
+_KEYED: dict[int | str, dict[str, Any]] = {
+    **_MISSING,
+    401: {"model": Failure, "description": "No key (`Authorization: Bearer <key>`)"},
+    403: {"model": Failure, "description": "Not this event's key, or sent from another site"}}
+
+
+def _key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+         lang: LangDep = "en") -> str:
+    if credentials is None or not credentials.credentials:
+        raise refusal(401, tr(lang, "Authorization: send the event's key as `Bearer <key>`"),
+                      headers={"WWW-Authenticate": 'Bearer realm="muster"'})
+    return credentials.credentials
+
+
+def _not_found(lang: Lang, event_id: str) -> Exception:
+    return refusal(404, tr(lang, "no event %(event_id)s", event_id=event_id))
+
+
+def _keyed(kind: events.KeyKind) -> Any:
+    def keyed(event_id: EventId, session: SessionDep, key: Annotated[str, Depends(_key)],
+              lang: LangDep = "en") -> str:
+        try:
+            events.check_key(session, event_id, key, kind)
+        except events.EventNotFound as error:
+            raise _not_found(lang, event_id) from error
+        except KeyRejected as error:
+            raise refusal(403, tr(lang, "Authorization: this is not the event's key for "
+                                        "this")) from error
+        return event_id
+    return keyed
+
+
+OrganiserEvent = Annotated[str, Depends(_keyed("organiser"))]
+HandInEvent = Annotated[str, Depends(_keyed("hand_in"))]
+
+
+def _judged_all(session: SessionDep, event: events.StoredEvent, lang: Lang,
+                base: str) -> list[dict[str, Any]]:
+    return [judged_json(event.id, h, h.judged(event.rules, lang), base)
+            for h in events.lists(session, event.id)]
+
+
+def public_json(session: SessionDep, event: events.StoredEvent, lang: Lang,
+                base: str) -> dict[str, Any]:
+    armies = _judged_all(session, event, lang, base) if event.published_at else None
+    return {"id": event.id, "rules": event.rules, "lists": event.lists,
+            "closed": event.closed(), "published_at": event.published_at,
+            "view_url": f"{base}/e/{event.id}", "armies": armies}
+
+
+@router.post("", status_code=201, response_model=EventCreated, dependencies=[Depends(json_body)],
+             responses={**_MISSING, **NOT_JSON_ANSWER, **creation_limit.TOO_MANY,
+                        **CROSS_SITE_ANSWER})
+def create_event(request: Request, session: SessionDep, response: Response,
+                 rules: Annotated[EventRules, Body()], lang: LangDep = "en") -> Any:
+    """Make an event. The answer holds its two keys, once: keep `organiser_url`, send
+    `hand_in_url` to the players, and `view_url` to anyone."""
+    created = events.create_event(
+        session, rules, admit=lambda: creation_limit.admit_api(request, session, lang))
+    event, base = created.event, site(request)
+    response.headers["Location"] = f"{router.prefix}/{event.id}"
+    response.headers["Cache-Control"] = "no-store"
+    return {**public_json(session, event, lang, base),
+            "organiser_key": created.organiser_key,
+            "organiser_url": f"{base}/e/{event.id}/organise?key={created.organiser_key}",
+            "hand_in_key": created.hand_in_key,
+            "hand_in_url": f"{base}/e/{event.id}/hand-in?key={created.hand_in_key}"}
+
+
+def _event(session: SessionDep, event_id: str, lang: Lang) -> events.StoredEvent:
+    try:
+        return events.get_event(session, event_id)
+    except events.EventNotFound as error:
+        raise _not_found(lang, event_id) from error
+
+
+@router.get("/{event_id}", response_model=EventPublic, responses=_MISSING)
+def read_event(request: Request, event_id: EventId, session: SessionDep, response: Response,
+               lang: LangDep = "en") -> Any:
+    """The event's rules and how many lists are in; every army once published."""
+    response.headers["Cache-Control"] = "no-cache"
+    return public_json(session, _event(session, event_id, lang), lang, site(request))
+
+
+@router.post("/{event_id}/lists", status_code=201, response_model=JudgedList,
+             dependencies=[Depends(json_body)],
+             responses={**_KEYED, **NOT_JSON_ANSWER, **CROSS_SITE_ANSWER,
+                        409: {"model": Failure, "description": "The deadline has passed, or "
+                                                               "the event is full"},
+                        410: {"model": Failure, "description": "The roster was deleted"}})
+def hand_in(request: Request, event_id: HandInEvent, session: SessionDep,
+            handed: Annotated[HandInRoster | HandInDocument, Body()],
+            lang: LangDep = "en") -> Any:
+    """Hand in a roster version (or a roster document) as the player's list, in
+    place of their earlier one; the answer says at once whether it keeps the event's rules
+    and its nation's, and why not."""
+    roster_id = getattr(handed, "roster_id", None)
+    try:
+        kept = events.hand_in(session, event_id, handed.player, roster_id,
+                              getattr(handed, "version", None),
+                              document=getattr(handed, "document", None))
+    except events.EventClosed as error:
+        raise refusal(409, tr(lang, "the deadline has passed: lists are no longer "
+                                    "handed in")) from error
+    except events.EventFull as error:
+        raise refusal(409, tr(lang, "the event holds as many lists as it may")) from error
+    except RevisionNotFound as error:
+        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
+                              roster_id=roster_id, version=getattr(handed, "version", None))
+                      ) from error
+    except RosterDeleted as error:
+        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
+                              roster_id=roster_id)) from error
+    except RosterNotFound as error:
+        raise refusal(404, tr(lang, "no roster %(roster_id)s",
+                              roster_id=roster_id)) from error
+    rules = _event(session, event_id, lang).rules
+    return judged_json(event_id, kept, kept.judged(rules, lang), site(request))
+
+
+@router.get("/{event_id}/lists", response_model=list[JudgedList], responses=_KEYED)
+def read_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
+               response: Response, lang: LangDep = "en") -> Any:
+    """Every list handed in, with its player, nation, points, verdict and reasons."""
+    response.headers["Cache-Control"] = "no-store"
+    return _judged_all(session, _event(session, event_id, lang), lang, site(request))
+
+
+@router.get("/{event_id}/lists.csv", response_class=Response,
+            responses={**_KEYED, 200: {"content": {"text/csv": {"schema": {"type": "string"}}},
+                                       "description": "The lists as CSV"}})
+def download_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
+                   lang: LangDep = "en") -> Response:
+    """The lists as a spreadsheet: player, army, nation, points, verdict, reasons."""
+    rows = _judged_all(session, _event(session, event_id, lang), lang, site(request))
+    return Response(lists_csv(rows, lang), media_type="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="event-{event_id}.csv"',
+        "Cache-Control": "no-store"})
+
+
+@router.post("/{event_id}/publish", response_model=EventPublic,
+             responses={**_KEYED, **CROSS_SITE_ANSWER,
+                        409: {"model": Failure, "description": "The deadline has not passed"}})
+def publish(request: Request, event_id: OrganiserEvent, session: SessionDep,
+            lang: LangDep = "en") -> Any:
+    """Publish every list: the public page and read show them from now on."""
+    try:
+        event = events.publish(session, event_id)
+    except events.EventOpen as error:
+        raise refusal(409, tr(lang, "the deadline has not passed: lists are still handed "
+                                    "in")) from error
+    return public_json(session, event, lang, site(request))

@@ -1,0 +1,239 @@
+"""The event's secret pages: handing in a list (the hand-in link) and the organiser's page with
+its CSV and the publish button (the organiser's link). See events.py for the others."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from pydantic import TypeAdapter, ValidationError
+from sqlmodel import Session
+
+from app.deps import ROSTER_ID, SessionDep
+from app.domain.base import Verdict
+from app.domain.events import reminder
+from app.domain.names import RosterName
+from app.exports.event_lists import judged_json, lists_csv
+from app.imports import ImportRefused, parse_roster
+from app.services import devices, events
+from app.services.errors import RevisionNotFound, RosterDeleted, RosterNotFound
+from app.web import editing, i18n
+from app.web.events import CREATED_COOKIE, holds_key, missing, rules_context, stored_event
+from app.web.pages import (
+    CSRF_COOKIE,
+    browser_device,
+    csrf_ok,
+    expired_form,
+    in_thread,
+    page,
+    read_multipart,
+    redirect,
+    refuse,
+    unreadable_form,
+    with_form,
+)
+from app.web.problems import problem_text
+from app.web.templating import site_address
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
+# A share or edit link pasted, or a bare id: the roster's id is the segment after /r/.
+_LINK = re.compile(r"(?:/r/)?([A-Za-z0-9_-]{1,64})(?:/(?:edit|print))?/?(?:[?#].*)?$")
+_ID = re.compile(ROSTER_ID)
+_NAME: TypeAdapter[str] = TypeAdapter(RosterName)
+SORTS = {"player": lambda r: r["player"].casefold(), "nation": lambda r: r["nation"] or "",
+         "points": lambda r: r["points"],
+         "verdict": lambda r: {"broken": 0, "warnings": 1, "legal": 2}[r["verdict"]]}
+
+
+def _not_this_link(request: Request) -> Response:
+    return refuse(request, 403, i18n.gettext(
+        "This is not the event's secret link. Ask the organiser for it again."))
+
+
+def _hand_in_page(request: Request, session: Session, event: events.StoredEvent, key: str,
+                  status: int = 200, **more: Any) -> Response:
+    device_id = browser_device(request, session)
+    mine = [r for r in devices.my_rosters(session, device_id) if r.ruleset ==
+            event.rules.ruleset] if device_id else []
+    lang = i18n.current_lang()
+    response = page(request, "events/hand_in.html", {
+        "event": event, **rules_context(event.rules, lang), "key": key, "mine": mine,
+        "form": {}, "error": None, "closed": event.closed(), **more}, status_code=status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.get("/e/{event_id}/hand-in")
+def hand_in_page(request: Request, event_id: str, session: SessionDep, key: str = "",
+                 list: str = "") -> Response:  # noqa: A002 - the address's own word
+    """The hand-in link: pick one of My rosters (or paste a link) and a name; after handing
+    in, the same page says at once how the list stands."""
+    event = stored_event(session, event_id)
+    if event is None:
+        return missing(request)
+    if not holds_key(session, event.id, key, "hand_in"):
+        return _not_this_link(request)
+    handed = next((h for h in events.lists(session, event.id) if h.id == list), None)
+    judged = None
+    if handed is not None:
+        judgement = handed.judged(event.rules, i18n.current_lang())
+        judged = {"handed": handed, "judgement": judgement}
+    return _hand_in_page(request, session, event, key, judged=judged)
+
+
+def _player(text: str) -> str | None:
+    """The name as the API takes it (a roster's name's rules: visible, at most 120), or None."""
+    try:
+        return _NAME.validate_python(text)
+    except ValidationError:
+        return None
+
+
+def roster_of(form: editing.Form) -> str | None:
+    """The roster the form names: one of My rosters, or a link pasted (a link wins)."""
+    pasted = form.get("link", "").strip()
+    if pasted:
+        found = _LINK.search(pasted)
+        return found.group(1) if found else None
+    chosen = form.get("roster", "")
+    return chosen if _ID.fullmatch(chosen) else None
+
+
+@router.post("/e/{event_id}/hand-in")
+async def hand_in(request: Request, event_id: str) -> Response:
+    """The form, with its exported file if one was chosen (read here, on the event loop)."""
+    try:
+        data = await read_multipart(request)
+    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+        return unreadable_form(request, refused)
+    form = editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
+    upload = data.get("file")
+    content = None
+    if upload is not None and not isinstance(upload, str) and upload.filename:
+        content = await upload.read()
+    return await in_thread(request, _hand_in, event_id, form, content)
+
+
+def _hand_in(request: Request, session: Session, event_id: str, form: editing.Form,
+             content: bytes | None) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return expired_form(request)
+    event = stored_event(session, event_id)
+    if event is None:
+        return missing(request)
+    key = form.get("key", "")
+    if not holds_key(session, event.id, key, "hand_in"):
+        return _not_this_link(request)
+    player, roster_id = _player(form.get("player", "")), roster_of(form)
+
+    def again(message: str, status: int) -> Response:
+        return _hand_in_page(request, session, event, key, error=message, form=dict(form),
+                             status=status)
+
+    if player is None:
+        return again(i18n.gettext("Write your name (at most 120 characters)."), 422)
+    document = None
+    if content is not None:
+        try:
+            document, roster_id = parse_roster(content, i18n.current_lang()), None
+        except ImportRefused as refused:
+            why = problem_text(refused.errors) if refused.errors else refused.message
+            return again(i18n.gettext("The file was not read: %(why)s") % {"why": why}, 422)
+    elif roster_id is None:
+        return again(i18n.gettext(
+            "Choose one of your rosters, paste its link, or choose its exported file."), 422)
+    try:
+        handed = events.hand_in(session, event.id, player, roster_id, document=document)
+    except events.EventClosed:
+        return again(i18n.gettext("The deadline has passed: lists are no longer handed in."),
+                     409)
+    except events.EventFull:
+        return again(i18n.gettext("The event holds as many lists as it may."), 409)
+    except (RosterNotFound, RosterDeleted, RevisionNotFound):
+        return again(i18n.gettext("There is no roster at this link."), 404)
+    return redirect(request, f"/e/{event.id}/hand-in?key={quote(key)}&list={handed.id}#verdict")
+
+
+def _rows(request: Request, session: Session, event: events.StoredEvent) -> list[dict[str, Any]]:
+    lang = i18n.current_lang()
+    rows = []
+    for handed in events.lists(session, event.id):
+        judgement = handed.judged(event.rules, lang)
+        row = judged_json(event.id, handed, judgement, site_address(request))
+        row["reminder"] = (reminder(event.rules, handed.player, judgement, lang)
+                           if judgement.verdict is not Verdict.legal else "")
+        rows.append(row)
+    return rows
+
+
+@router.get("/e/{event_id}/organise")
+def organise(request: Request, event_id: str, session: SessionDep, key: str = "",
+             sort: str = "player", dir: str = "asc") -> Response:  # noqa: A002
+    """The organiser's page: every list, sortable, each opening with the event's rules
+    applied; the CSV; the reminders; publishing once the deadline has passed."""
+    event = stored_event(session, event_id)
+    if event is None:
+        return missing(request)
+    created = request.cookies.get(CREATED_COOKIE, "") if request.query_params.get("created") else ""
+    fresh = created.split(".") if created.count(".") == 1 else None
+    if fresh and not key:
+        key = fresh[0]
+    if not holds_key(session, event.id, key, "organiser"):
+        return _not_this_link(request)
+    rows = _rows(request, session, event)
+    sort = sort if sort in SORTS else "player"
+    rows.sort(key=SORTS[sort], reverse=dir == "desc")
+    base = site_address(request)
+    links = None
+    if fresh and holds_key(session, event.id, fresh[1], "hand_in"):
+        links = {"organiser": f"{base}/e/{event.id}/organise?key={quote(fresh[0])}",
+                 "hand_in": f"{base}/e/{event.id}/hand-in?key={quote(fresh[1])}"}
+    response = page(request, "events/organise.html", {
+        "event": event, **rules_context(event.rules, i18n.current_lang()), "key": key,
+        "rows": rows, "sort": sort, "dir": "desc" if dir == "desc" else "asc",
+        "links": links, "public_link": f"{base}/e/{event.id}", "closed": event.closed()})
+    response.headers["Cache-Control"] = "no-store"
+    if fresh:
+        response.delete_cookie(CREATED_COOKIE, path=f"/e/{event.id}")
+    return response
+
+
+@router.get("/e/{event_id}/lists.csv")
+def csv_download(request: Request, event_id: str, session: SessionDep,
+                 key: str = "") -> Response:
+    """The organiser's page's CSV (the API's, for a link that cannot send a header)."""
+    event = stored_event(session, event_id)
+    if event is None:
+        return missing(request)
+    if not holds_key(session, event.id, key, "organiser"):
+        return _not_this_link(request)
+    text = lists_csv(_rows(request, session, event), i18n.current_lang())
+    return Response(text, media_type="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="event-{event.id}.csv"',
+        "Cache-Control": "no-store"})
+
+
+@router.post("/e/{event_id}/publish")
+async def publish(request: Request, event_id: str) -> Response:
+    return await with_form(request, _publish, event_id)
+
+
+def _publish(request: Request, session: Session, event_id: str,
+             form: editing.Form) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+        return expired_form(request)
+    event = stored_event(session, event_id)
+    if event is None:
+        return missing(request)
+    key = form.get("key", "")
+    if not holds_key(session, event.id, key, "organiser"):
+        return _not_this_link(request)
+    try:
+        events.publish(session, event.id)
+    except events.EventOpen:
+        return refuse(request, 409, i18n.gettext(
+            "The lists are published once the deadline has passed."))
+    return redirect(request, f"/e/{event.id}/organise?key={quote(key)}")
