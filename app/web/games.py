@@ -22,16 +22,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.deps import ROSTER_ID
 from app.domain.chainmail.sheet_text import BRIBED
 from app.domain.game import GameRefused
+from app.domain.game.state import sides_of
 from app.domain.game.summary import game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.order_test import OrderTest
-from app.services import creation_limit, games
+from app.services import creation_limit, devices, games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
 from app.storage.db import open_session
 from app.web import i18n
-from app.web.pages import CSRF_COOKIE, csrf_ok, page
+from app.web.pages import CSRF_COOKIE, browser_device, csrf_ok, page
 from app.web.problems import N_
+from app.web.sheet import share_qr
 from app.web.templating import site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
@@ -91,35 +93,47 @@ def _odds(setup: dict[str, Any]) -> dict[str, Any]:
             "order_table": order_table}
 
 
-def _context(request: Request, game: games.StoredGame, key: str | None,
+def _context(request: Request, game: games.StoredGame, key: str | None, side: int | None,
              notice: str | None = None) -> dict[str, Any]:
     base = site_address(request)
     state = game_json(game.setup, game.state())
-    turn = state["turn"]
-    return {"game": game, "state": state, "key": key, "notice": notice,
+    turn, armies = state["turn"], sides_of(game.setup)
+    # The player's own side first, where the thumb is; the opponent's below it.
+    order = sorted(range(len(armies)), key=lambda s: s != side)
+    return {"game": game, "state": state, "key": key, "notice": notice, "side": side,
+            "order": order,
             # This turn's rolls, tests and thresholds on top; each tap of +/− only in the log.
             "now": [e for e in reversed(game.log)
                     if e["turn"] == turn and e["kind"] not in ("casualty", "undo")][:NOW_SHOWN],
             "log": list(reversed(game.log))[:SHOWN_ENTRIES],
-            "view_link": f"{base}/g/{game.id}",
+            "view_link": f"{base}/g/{game.id}", "view_qr": share_qr(f"{base}/g/{game.id}"),
             "play_link": f"{base}/g/{game.id}/play?key={quote(key)}" if key else None,
-            "odds": _odds(game.setup), "enemies": list(PEASANT_ENEMIES),
+            "odds": _odds(armies[side or 0]), "enemies": list(PEASANT_ENEMIES),
             "formations": list(las.FORMATIONS), "bribed": BRIBED,
             "max_disorder": min(las.MAX_DISORDER, 6)}
 
 
-def _draw(request: Request, game: games.StoredGame, key: str | None,
-          notice: str | None = None, status: int = 200) -> Response:
+def _draw(request: Request, game: games.StoredGame, key: str | None, side: int | None = None,
+          notice: str | None = None, status: int = 200, join: str | None = None) -> Response:
     name = "games/play.html" if key else "games/view.html"
-    response = page(request, name, _context(request, game, key, notice), blocks=["game"],
-                    status_code=status)
+    context = _context(request, game, key, side, notice)
+    if join:
+        context["join_link"] = f"{site_address(request)}/g/{game.id}/join?key={quote(join)}"
+        context["join_qr"] = share_qr(context["join_link"])
+    response = page(request, name, context, blocks=["game"], status_code=status)
     response.headers["Cache-Control"] = "no-store" if key else "no-cache"
     return response
 
 
+def _unchanged(game: games.StoredGame, since: str) -> bool:
+    """A page following the game (htmx every few seconds) asks `since` the version it
+    shows: the same version is answered 204, which htmx leaves as it is."""
+    return since == str(game.version)
+
+
 @router.get("/g/{game_id}")
-def view(request: Request, game_id: str) -> Response:
-    """The read-only link: the same state and log as the player's, without the forms."""
+def view(request: Request, game_id: str, since: str = "") -> Response:
+    """The read-only link: the same state and log as the players', without the forms."""
     if not _ID.fullmatch(game_id):
         return _missing(request)
     with open_session(request) as session:
@@ -127,28 +141,37 @@ def view(request: Request, game_id: str) -> Response:
             game = games.get_game(session, game_id)
         except games.GameNotFound:
             return _missing(request)
+    if _unchanged(game, since):
+        return Response(status_code=204, headers={"Cache-Control": "no-cache"})
     return _draw(request, game, None)
 
 
-def _keyed(request: Request, session: Any, game_id: str, key: str) -> games.StoredGame | None:
+def _keyed(session: Any, game_id: str, key: str) -> tuple[games.StoredGame, int] | None:
+    """The game and the side whose key `key` is; None for any other key."""
     try:
-        games.check_key(session, game_id, key)
+        side = games.check_key(session, game_id, key)
     except (games.GameNotFound, KeyRejected):
         return None
-    return games.get_game(session, game_id)
+    return games.get_game(session, game_id), side
 
 
 @router.get("/g/{game_id}/play")
-def play(request: Request, game_id: str, key: str = "") -> Response:
-    """The secret link: the game with its buttons."""
+def play(request: Request, game_id: str, key: str = "", join: str = "",
+         since: str = "") -> Response:
+    """A side's secret link: the game with that side's buttons (and, given the join key
+    it was made with, the first side's page shows the join link until the opponent joins)."""
     if not _ID.fullmatch(game_id):
         return _missing(request)
     with open_session(request) as session:
-        game = _keyed(request, session, game_id, key) if key else None
-    if game is None:
+        keyed = _keyed(session, game_id, key) if key else None
+        joins = bool(join) and keyed is not None and keyed[1] == 0 and games.joins(
+            session, game_id, join)
+    if keyed is None:
         return _refuse(request, 403, i18n.gettext(
             "This link does not play this game. Open the game's secret link, or watch it."))
-    return _draw(request, game, key)
+    if _unchanged(keyed[0], since):
+        return Response(status_code=204, headers={"Cache-Control": "no-store"})
+    return _draw(request, keyed[0], key, keyed[1], join=join if joins else None)
 
 
 async def _form(request: Request) -> FormData | None:
@@ -170,23 +193,24 @@ def _whole(form: FormData, name: str, default: int = 0) -> int:
         raise GameRefused(name, "out_of_range") from None
 
 
-def _change(form: FormData) -> games.Change:
-    """The change a page's form asks for; GameRefused naming the field for a bad one."""
+def _change(form: FormData, side: int) -> games.Change:
+    """The change a page's form asks for, for the side of its key; GameRefused naming the
+    field for a bad one."""
     action = form.get("action")
     if action == "turn":
         return games.next_turn()
     if action == "undo":
-        return games.undo()
+        return games.undo(side)
     unit = _whole(form, "unit", -1)
     if action == "casualty":
-        return games.casualty(unit, _whole(form, "change"))
+        return games.casualty(unit, _whole(form, "change"), side)
     if action == "test":
         ask = {"test": form.get("test"), "enemy": form.get("enemy") or None,
                "formation": form.get("formation") or None, "officer": bool(form.get("officer")),
                "disorder": _whole(form, "disorder"),
                "near_commander": bool(form.get("near_commander")),
                "commander_lost": bool(form.get("commander_lost"))}
-        return games.roll_test(unit, ask)
+        return games.roll_test(unit, ask, side=side)
     raise GameRefused("action", "unknown_test")
 
 
@@ -203,20 +227,22 @@ def _act(request: Request, game_id: str, form: FormData) -> Response:
         return _expired(request)
     key = str(form.get("key", ""))
     with open_session(request) as session:
-        game = _keyed(request, session, game_id, key) if key else None
-        if game is None:
+        keyed = _keyed(session, game_id, key) if key else None
+        if keyed is None:
             return _refuse(request, 403, i18n.gettext("This is not the game's secret link."))
+        side = keyed[1]
         try:
-            changed = games.change(session, game_id, _whole(form, "version"), _change(form))
+            changed = games.change(session, game_id, _whole(form, "version"),
+                                   _change(form, side))
         except games.GameConflict as conflict:
-            return _draw(request, conflict.current, key, i18n.gettext(
+            return _draw(request, conflict.current, key, side, i18n.gettext(
                 "The game changed meanwhile (another phone?): here it is as it stands now. "
                 "Nothing was done; press again if it still applies."), 409)
         except GameRefused as refused:
-            return _draw(request, games.get_game(session, game_id), key,
+            return _draw(request, games.get_game(session, game_id), key, side,
                          _refused_text(refused.code), 422)
     if request.headers.get("hx-request") == "true":
-        return _draw(request, changed, key)
+        return _draw(request, changed, key, side)
     return RedirectResponse(f"/g/{game_id}/play?key={quote(key)}#game", status_code=303)
 
 
@@ -243,7 +269,7 @@ def _start(request: Request, form: FormData) -> Response:
         weather = "rolled"
     with open_session(request) as session:
         try:
-            created, key = games.create_game(
+            created, key, join_key = games.create_game(
                 session, roster_id, version or None, weather,
                 castle_defenders=bool(form.get("castle_defenders")),
                 admit=lambda: creation_limit.take_creation(request, session))
@@ -254,4 +280,77 @@ def _start(request: Request, form: FormData) -> Response:
         except games.NotPlayable:
             return _refuse(request, 422, i18n.gettext(
                 "The game companion plays Chainmail and Line and Square armies."))
-    return RedirectResponse(f"/g/{created.id}/play?key={quote(key)}", status_code=303)
+    return RedirectResponse(f"/g/{created.id}/play?key={quote(key)}&join={quote(join_key)}",
+                            status_code=303)
+
+
+_SHARED_ID = re.compile(r"/r/([A-Za-z0-9_-]{1,64})")
+
+
+def _roster_asked(form: FormData) -> str:
+    """The army chosen: one of "My rosters", or a roster's share or edit link (or its id)."""
+    chosen = str(form.get("roster_id", "")).strip()
+    link = str(form.get("link", "")).strip()
+    if link:
+        found = _SHARED_ID.search(link)
+        chosen = found.group(1) if found else link
+    return chosen if _ID.fullmatch(chosen) else ""
+
+
+def _join_page(request: Request, session: Any, game: games.StoredGame, key: str,
+               error: str | None = None, status: int = 200) -> Response:
+    device_id = browser_device(request, session)
+    mine = [r for r in devices.my_rosters(session, device_id) if r.ruleset == game.ruleset
+            ] if device_id else []
+    return page(request, "games/join.html", {"game": game, "key": key, "mine": mine,
+                                             "error": error}, status_code=status)
+
+
+def _joinable(request: Request, session: Any, game_id: str, key: str) -> Response | None:
+    """A refusal, unless `key` is the game's join key and its second side is free."""
+    if not (_ID.fullmatch(game_id) and key and games.joins(session, game_id, key)):
+        return _refuse(request, 403, i18n.gettext(
+            "This join link does not open this game, or the opponent has joined already."))
+    return None
+
+
+@router.get("/g/{game_id}/join")
+def join_page(request: Request, game_id: str, key: str = "") -> Response:
+    """The join link: the opponent picks one of their armies to play the second side."""
+    with open_session(request) as session:
+        refused = _joinable(request, session, game_id, key)
+        return refused or _join_page(request, session, games.get_game(session, game_id), key)
+
+
+@router.post("/g/{game_id}/join")
+async def join(request: Request, game_id: str) -> Response:
+    form = await _form(request)
+    if form is None:
+        return _expired(request)
+    return await run_in_threadpool(_join, request, game_id, form)
+
+
+def _join(request: Request, game_id: str, form: FormData) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
+        return _expired(request)
+    key, roster_id = str(form.get("key", "")), _roster_asked(form)
+    with open_session(request) as session:
+        refused = _joinable(request, session, game_id, key)
+        if refused is not None:
+            return refused
+        try:
+            joined, side_key = games.join_game(session, game_id, key, roster_id, None,
+                                               bool(form.get("castle_defenders")))
+        except (RosterNotFound, RevisionNotFound):
+            return _join_page(request, session, games.get_game(session, game_id), key,
+                              i18n.gettext("There is no roster at this address."), 404)
+        except (games.OtherRuleset, games.NotPlayable):
+            return _join_page(request, session, games.get_game(session, game_id), key,
+                              i18n.gettext(_OTHER_RULES), 409)
+        except (games.AlreadyJoined, games.GameNotFound, KeyRejected):
+            return _joinable(request, session, game_id, "") or _missing(request)
+    return RedirectResponse(f"/g/{joined.id}/play?key={quote(side_key)}", status_code=303)
+
+
+_OTHER_RULES = N_("This army plays another rule system: both sides of a game play the same "
+                  "rules. Choose an army of the game's rules.")

@@ -4,6 +4,7 @@ redirect, get), and as htmx asks for them (the game's block alone)."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from fastapi.testclient import TestClient
 
@@ -19,8 +20,8 @@ def started(client: TestClient) -> tuple[str, str, str]:
                                          "version": "1", "weather": "clear"},
                          follow_redirects=False)
     assert answer.status_code == 303, answer.text
-    play = answer.headers["location"]
-    return play.split("/")[2], play.split("key=")[1], csrf
+    play = urlsplit(answer.headers["location"])
+    return play.path.split("/")[2], parse_qs(play.query)["key"][0], csrf
 
 
 def post(client: TestClient, game_id: str, key: str, csrf: str, **fields: Any) -> Any:
@@ -38,7 +39,7 @@ def test_a_game_started_from_the_share_view_plays_with_plain_forms(client: TestC
     lost = post(client, game_id, key, csrf, version="2", action="casualty", unit="2", change="1")
     assert lost.status_code == 303
     view = client.get(f"/g/{game_id}")
-    assert view.status_code == 200 and 'hx-trigger="every 4s"' in view.text
+    assert view.status_code == 200 and 'hx-trigger="every 3s"' in view.text
     assert "1 of 38 figures lost" in view.text and 'name="key"' not in view.text
     assert "/static/css/game.css" in view.text
 
@@ -79,3 +80,35 @@ def test_the_game_speaks_russian(client: TestClient) -> None:
     page = client.get(f"/g/{game_id}?lang=ru")
     assert "Следующий ход" not in page.text  # the view has no buttons
     assert "Ход" in page.text and "Таблица 16" in page.text
+
+
+def test_the_opponent_joins_by_the_join_link_and_plays_their_own_side(
+        client: TestClient) -> None:
+    answer = client.post("/g/new", data={
+        "csrf": started(client)[2], "weather": "clear", "version": "1",
+        "roster_id": client.post("/api/v1/rosters", json=chainmail_army()).json()["id"]},
+        follow_redirects=False)
+    first = urlsplit(answer.headers["location"])
+    game_id, asked = first.path.split("/")[2], parse_qs(first.query)
+    page = client.get(answer.headers["location"]).text
+    join = f"/g/{game_id}/join?key={asked['join'][0]}"
+    assert join in page and 'data-copy="#join-link"' in page and page.count("<svg") == 2
+    assert 'data-copy="#watch-link"' in page
+    opponent = client.post("/api/v1/rosters", json={**chainmail_army(), "name": "Орда"}).json()
+    assert client.get(join).status_code == 200
+    csrf = str(client.cookies["muster_csrf"])
+    joined = client.post(f"/g/{game_id}/join", follow_redirects=False, data={
+        "csrf": csrf, "key": asked["join"][0], "link": f"http://x/r/{opponent['id']}"})
+    assert joined.status_code == 303, joined.text
+    second = parse_qs(urlsplit(joined.headers["location"]).query)["key"][0]
+    assert client.get(join).status_code == 403  # one army only
+    mine = client.get(joined.headers["location"]).text
+    assert mine.index('id="side-1"') < mine.index('id="side-0"')  # own side first
+    assert "Орда" in mine and join not in mine
+    lost = post(client, game_id, second, csrf, version="2", action="casualty", unit="0",
+                change="1")
+    assert lost.status_code == 303
+    state = client.get(f"/api/v1/games/{game_id}").json()["sides"]
+    assert [s["units"][0]["lost"] for s in state] == [0, 1]
+    assert client.get(f"/g/{game_id}?since=3").status_code == 204
+    assert client.get(f"/g/{game_id}?since=2").status_code == 200
