@@ -117,12 +117,19 @@ def _draw(request: Request, game: games.StoredGame, key: str | None, side: int |
           notice: str | None = None, status: int = 200, join: str | None = None) -> Response:
     name = "games/play.html" if key else "games/view.html"
     context = _context(request, game, key, side, notice)
-    if join:
+    if join and game.joinable:
+        context["join"] = join
         context["join_link"] = f"{site_address(request)}/g/{game.id}/join?key={quote(join)}"
         context["join_qr"] = share_qr(context["join_link"])
     response = page(request, name, context, blocks=["game"], status_code=status)
     response.headers["Cache-Control"] = "no-store" if key else "no-cache"
     return response
+
+
+def _join_key(session: Any, game_id: str, side: int, join: str) -> str | None:
+    """The join key the first side's page was given, while it still lets the opponent in:
+    the page keeps showing the join link (the key is stored only as a hash)."""
+    return join if join and side == 0 and games.joins(session, game_id, join) else None
 
 
 def _unchanged(game: games.StoredGame, since: str) -> bool:
@@ -164,14 +171,13 @@ def play(request: Request, game_id: str, key: str = "", join: str = "",
         return _missing(request)
     with open_session(request) as session:
         keyed = _keyed(session, game_id, key) if key else None
-        joins = bool(join) and keyed is not None and keyed[1] == 0 and games.joins(
-            session, game_id, join)
+        join = _join_key(session, game_id, keyed[1], join) if keyed else None
     if keyed is None:
         return _refuse(request, 403, i18n.gettext(
             "This link does not play this game. Open the game's secret link, or watch it."))
     if _unchanged(keyed[0], since):
         return Response(status_code=204, headers={"Cache-Control": "no-store"})
-    return _draw(request, keyed[0], key, keyed[1], join=join if joins else None)
+    return _draw(request, keyed[0], key, keyed[1], join=join)
 
 
 async def _form(request: Request) -> FormData | None:
@@ -230,20 +236,22 @@ def _act(request: Request, game_id: str, form: FormData) -> Response:
         keyed = _keyed(session, game_id, key) if key else None
         if keyed is None:
             return _refuse(request, 403, i18n.gettext("This is not the game's secret link."))
-        side = keyed[1]
+        side, join = keyed[1], _join_key(session, game_id, keyed[1], str(form.get("join", "")))
         try:
             changed = games.change(session, game_id, _whole(form, "version"),
                                    _change(form, side))
         except games.GameConflict as conflict:
             return _draw(request, conflict.current, key, side, i18n.gettext(
                 "The game changed meanwhile (another phone?): here it is as it stands now. "
-                "Nothing was done; press again if it still applies."), 409)
+                "Nothing was done; press again if it still applies."), 409, join)
         except GameRefused as refused:
             return _draw(request, games.get_game(session, game_id), key, side,
-                         _refused_text(refused.code), 422)
+                         _refused_text(refused.code), 422, join)
     if request.headers.get("hx-request") == "true":
-        return _draw(request, changed, key, side)
-    return RedirectResponse(f"/g/{game_id}/play?key={quote(key)}#game", status_code=303)
+        return _draw(request, changed, key, side, join=join)
+    joining = f"&join={quote(join)}" if join else ""
+    return RedirectResponse(f"/g/{game_id}/play?key={quote(key)}{joining}#game",
+                            status_code=303)
 
 
 @router.post("/g/new")

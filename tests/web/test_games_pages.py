@@ -94,6 +94,9 @@ def test_the_opponent_joins_by_the_join_link_and_plays_their_own_side(
     join = f"/g/{game_id}/join?key={asked['join'][0]}"
     assert join in page and 'data-copy="#join-link"' in page and page.count("<svg") == 2
     assert 'data-copy="#watch-link"' in page
+    turned = post(client, game_id, asked["key"][0], str(client.cookies["muster_csrf"]),
+                  version="1", action="turn", join=asked["join"][0])
+    assert join in client.get(turned.headers["location"]).text  # kept until the opponent joins
     opponent = client.post("/api/v1/rosters", json={**chainmail_army(), "name": "Орда"}).json()
     assert client.get(join).status_code == 200
     csrf = str(client.cookies["muster_csrf"])
@@ -105,10 +108,10 @@ def test_the_opponent_joins_by_the_join_link_and_plays_their_own_side(
     mine = client.get(joined.headers["location"]).text
     assert mine.index('id="side-1"') < mine.index('id="side-0"')  # own side first
     assert "Орда" in mine and join not in mine
-    lost = post(client, game_id, second, csrf, version="2", action="casualty", unit="0",
+    lost = post(client, game_id, second, csrf, version="3", action="casualty", unit="0",
                 change="1")
     assert lost.status_code == 303
     state = client.get(f"/api/v1/games/{game_id}").json()["sides"]
     assert [s["units"][0]["lost"] for s in state] == [0, 1]
-    assert client.get(f"/g/{game_id}?since=3").status_code == 204
-    assert client.get(f"/g/{game_id}?since=2").status_code == 200
+    assert client.get(f"/g/{game_id}?since=4").status_code == 204
+    assert client.get(f"/g/{game_id}?since=3").status_code == 200
