@@ -104,6 +104,9 @@ class MoraleAsked(_Body):
                                    "is killed or captured)")
     commander_lost: bool = Field(default=False,
                                  description="the commander was killed or captured (−2)")
+    needed: whole_in(2, 20) | None = Field(  # type: ignore[valid-type]
+        default=None, description="the total this unit needs, from your morale table (the "
+                                  "seed has none); kept for the unit's later rolls")
 
 
 TestAsked = Annotated[PeasantMove | PeasantFight | OrderAsked | MoraleAsked,

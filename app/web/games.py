@@ -106,6 +106,9 @@ def _context(request: Request, game: games.StoredGame, key: str | None, side: in
             "now": [e for e in reversed(game.log)
                     if e["turn"] == turn and e["kind"] not in ("casualty", "undo")][:NOW_SHOWN],
             "log": list(reversed(game.log))[:SHOWN_ENTRIES],
+            # Each unit's last test this turn, shown in its own row, where it was asked.
+            "rolls": {(e.get("side", 0), e["unit"]): e for e in game.log
+                      if e["kind"] == "test" and e["turn"] == turn},
             "view_link": f"{base}/g/{game.id}", "view_qr": share_qr(f"{base}/g/{game.id}"),
             "play_link": f"{base}/g/{game.id}/play?key={quote(key)}" if key else None,
             "odds": _odds(armies[side or 0]), "enemies": list(PEASANT_ENEMIES),
@@ -215,7 +218,8 @@ def _change(form: FormData, side: int) -> games.Change:
                "formation": form.get("formation") or None, "officer": bool(form.get("officer")),
                "disorder": _whole(form, "disorder"),
                "near_commander": bool(form.get("near_commander")),
-               "commander_lost": bool(form.get("commander_lost"))}
+               "commander_lost": bool(form.get("commander_lost")),
+               "needed": _whole(form, "needed") if form.get("needed") else None}
         return games.roll_test(unit, ask, side=side)
     raise GameRefused("action", "unknown_test")
 

@@ -115,3 +115,19 @@ def test_the_opponent_joins_by_the_join_link_and_plays_their_own_side(
     assert [s["units"][0]["lost"] for s in state] == [0, 1]
     assert client.get(f"/g/{game_id}?since=4").status_code == 204
     assert client.get(f"/g/{game_id}?since=3").status_code == 200
+
+
+def test_a_morale_roll_answers_in_the_row_of_the_unit_that_rolled(client: TestClient) -> None:
+    game_id, key, csrf = started(client)
+    swapped = client.post(f"/g/{game_id}/play", headers={"HX-Request": "true"}, data={
+        "csrf": csrf, "key": key, "version": "1", "action": "test", "unit": "1",
+        "test": "morale", "needed": "8"}).text
+    row = swapped[swapped.index('id="unit-0-1"'):]
+    row = row[:row.index("</li>")]
+    rolled = client.get(f"/api/v1/games/{game_id}").json()["log"][-1]
+    assert 'data-testid="unit-roll"' in row and f"total {rolled['total']} · needs 8" in row
+    assert ("Falls back" in row) == (rolled["total"] < 8)
+    assert 'hx-swap="outerHTML show:#unit-0-1:top"' in row
+    assert client.get(f"/api/v1/games/{game_id}").json()["units"][1]["needed"] == 8
+    again = client.get(f"/g/{game_id}/play?key={key}").text
+    assert 'name="needed" min="2" max="20" inputmode="numeric" value="8"' in again

@@ -18,6 +18,7 @@ from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.order_test import OrderTest, passes
 
 MAX_TURN = 999
+MAX_NEEDED = 20  # the highest total 2d6 and every bonus can make, and then some
 MAX_ENTRIES = 20_000  # a game of many hundred turns; past it the log takes no more
 
 
@@ -219,9 +220,11 @@ def _commander(unit: dict[str, Any], ask: dict[str, Any], dice: int) -> dict[str
     return {"source": source, "value": dice}
 
 
-def _morale(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[str, Any]:
+def _morale(unit: dict[str, Any], ask: dict[str, Any], roller: Roller,
+            needed: int | None) -> dict[str, Any]:
     # The seed gives the bonuses but no number to reach (its "standard morale tables" are
-    # not in it): the total is logged beside the unit's Table 19 rating, where it has one.
+    # not in it): the player gives the unit's needed total, once; without it the total is
+    # logged beside the unit's Table 19 rating, where it has one.
     dice = _two(roller)
     modifiers = [{"source": flag, "value": 1} for flag in MORALE_FLAGS if flag in unit["flags"]]
     if (commander := _commander(unit, ask, len(dice))) is not None:
@@ -231,7 +234,37 @@ def _morale(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[s
     modifier = sum(m["value"] for m in modifiers)
     return {"table": "morale", "test": "morale", "dice": dice, "modifier": modifier,
             "modifiers": modifiers, "near_commander": bool(ask.get("near_commander")),
-            "total": sum(dice) + modifier, "rating": unit.get("rating"), "result": "rolled"}
+            "total": sum(dice) + modifier, "rating": unit.get("rating"), "needed": needed,
+            "result": "rolled" if needed is None else
+            "pass" if sum(dice) + modifier >= needed else "fail"}
+
+
+def _outcome(unit: dict[str, Any], rolled: dict[str, Any]) -> str | None:
+    """What a failed test does to the unit, as the seeds say: peasants who fail to move or
+    to attack "должны остаться стоять на месте", who fail to defend "считаются как
+    подавшиеся в Бегство"; a Line and Square unit that fails the order test "остается на
+    месте и не может больше предпринимать действий в этот ход"; a failed morale roll falls
+    back, but religious orders "никогда не сдаются … продолжат сражение в обычном режиме"."""
+    if rolled["result"] != "fail":
+        return None
+    if rolled["test"] == "defend":
+        return "routs"
+    if rolled["test"] == "morale":
+        return None if "religious_order" in unit.get("flags", ()) else "falls_back"
+    return "halted"
+
+
+def _needed(game: GameState, entries: list[Entry], side: int, index: int,
+            ask: dict[str, Any]) -> int | None:
+    """The unit's needed morale total: given now (and then kept in the log), or as kept."""
+    given, kept = ask.get("needed"), game.sides[side].units[index].needed
+    if given is None:
+        return kept
+    if not isinstance(given, int) or not 2 <= given <= MAX_NEEDED:
+        raise GameRefused("needed", "out_of_range")
+    if given != kept:
+        _append(game, entries, kind="needed", side=side, unit=index, needed=given)
+    return given  # type: ignore[no-any-return]
 
 
 def roll_test(setup: dict[str, Any], game: GameState, index: int, ask: dict[str, Any],
@@ -240,7 +273,7 @@ def roll_test(setup: dict[str, Any], game: GameState, index: int, ask: dict[str,
     "defend" (Table 17, peasants; "enemy" for the last two), "order" (Line and Square:
     "formation", "officer", "disorder") or "morale" (Chainmail: "near_commander",
     "commander_lost")."""
-    unit = _unit(setup, side, index)
+    unit, entries = _unit(setup, side, index), []
     test = ask.get("test")
     if setup["ruleset"] == "line_and_square":
         if test != "order":
@@ -249,9 +282,9 @@ def roll_test(setup: dict[str, Any], game: GameState, index: int, ask: dict[str,
     elif test == "order":
         raise GameRefused("test", "unknown_test", conflict=True)
     elif test == "morale":
-        rolled = _morale(unit, ask, roller)
+        rolled = _morale(unit, ask, roller, _needed(game, entries, side, index, ask))
     else:
         rolled = _peasants(unit, ask, roller)
-    entries: list[Entry] = []
-    _append(game, entries, kind="test", side=side, unit=index, **rolled)
+    _append(game, entries, kind="test", side=side, unit=index, outcome=_outcome(unit, rolled),
+            **rolled)
     return entries

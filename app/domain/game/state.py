@@ -26,6 +26,9 @@ class UnitState:
     points: Fraction | None = None  # Line and Square: the unit's points
     mercenary: str | None = None  # Chainmail mercenaries: Table 16's last result
     obey_until: int = 0  # the last turn of "obey for the next 3 turns"
+    # The last test's outcome: "halted" (for the turn), "falls_back" (this turn), "routs".
+    outcome: str | None = None
+    needed: int | None = None  # Chainmail morale: the total the player's morale table asks
 
     @property
     def left(self) -> int:
@@ -37,7 +40,7 @@ class UnitState:
             return "destroyed"
         if self.mercenary in MERCENARY_LOST:
             return self.mercenary
-        return "steady"
+        return self.outcome or "steady"
 
     @property
     def strength(self) -> Fraction:
@@ -132,6 +135,8 @@ def apply(game: GameState, entry: Entry) -> None:
     kind = entry["kind"]
     if kind == "turn":
         game.turn = entry["turn"]
+        for unit in (u for army in game.sides for u in army.units if u.outcome != "routs"):
+            unit.outcome = None  # a halt or a fall-back lasts the turn it was rolled in
     elif entry.get("table") == "20":
         weather = game.weather
         weather.column, weather.mud = entry["weather"], entry.get("mud", False)
@@ -150,6 +155,10 @@ def _apply_side(army: Army, entry: Entry) -> None:
             army.undoable.append(entry["seq"])
         else:
             army.undoable.pop()
+    elif kind == "test":
+        army.units[entry["unit"]].outcome = entry.get("outcome")
+    elif kind == "needed":
+        army.units[entry["unit"]].needed = entry["needed"]
     elif entry.get("table") == "16":
         unit = army.units[entry["unit"]]
         unit.mercenary = entry["result"]

@@ -16,6 +16,8 @@ def units_json(setup: dict[str, Any], army: Army, turn: int) -> list[dict[str, A
         if "points" in unit:
             shown["points"] = number(Fraction(unit["points"]))
             shown["strength"] = number(now.strength)
+        if "rating" in unit:  # Chainmail: the needed morale total the player gave, if any
+            shown["needed"] = now.needed
         if unit.get("mercenary"):
             shown["table16"] = now.mercenary
             shown["obey_until"] = now.obey_until if now.obey_until >= turn else None
