@@ -23,7 +23,7 @@ from app.deps import ROSTER_ID
 from app.domain.chainmail.sheet_text import BRIBED
 from app.domain.game import GameRefused
 from app.domain.game.state import sides_of
-from app.domain.game.summary import game_json
+from app.domain.game.summary import end_json, game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.order_test import OrderTest
@@ -154,6 +154,24 @@ def view(request: Request, game_id: str, since: str = "") -> Response:
     if _unchanged(game, since):
         return Response(status_code=204, headers={"Cache-Control": "no-cache"})
     return _draw(request, game, None)
+
+
+@router.get("/g/{game_id}/summary")
+def summary(request: Request, game_id: str) -> Response:
+    """The end of the game, for anyone with the watch link: turns, losses, who broke."""
+    if not _ID.fullmatch(game_id):
+        return _missing(request)
+    with open_session(request) as session:
+        try:
+            game = games.get_game(session, game_id)
+        except games.GameNotFound:
+            return _missing(request)
+    link = f"{site_address(request)}/g/{game.id}/summary"
+    response = page(request, "games/summary.html", {
+        "game": game, "end": end_json(game.setup, game.state()), "link": link,
+        "qr": share_qr(link)})
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 def _keyed(session: Any, game_id: str, key: str) -> tuple[games.StoredGame, int] | None:

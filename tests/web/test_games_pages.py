@@ -131,3 +131,19 @@ def test_a_morale_roll_answers_in_the_row_of_the_unit_that_rolled(client: TestCl
     assert client.get(f"/api/v1/games/{game_id}").json()["units"][1]["needed"] == 8
     again = client.get(f"/g/{game_id}/play?key={key}").text
     assert 'name="needed" min="2" max="20" inputmode="numeric" value="8"' in again
+
+
+def test_the_end_of_game_summary_says_turns_losses_and_who_broke(client: TestClient) -> None:
+    game_id, key, csrf = started(client)
+    for version in range(1, 14):
+        post(client, game_id, key, csrf, version=str(version), action="casualty", unit="2",
+             change="1")
+    post(client, game_id, key, csrf, version="14", action="turn")
+    assert f'href="/g/{game_id}/summary"' in client.get(f"/g/{game_id}").text
+    end = client.get(f"/g/{game_id}/summary")
+    assert end.status_code == 200 and "Turns played: 1" in end.text
+    assert "13 of 38 figures lost" in end.text and "A third of the army is lost" in end.text
+    assert 'data-copy="#summary-link"' in end.text and "<svg" in end.text
+    ru = client.get(f"/g/{game_id}/summary", headers={"Accept-Language": "ru"}).text
+    assert "Turns played" not in ru
+    assert client.get("/g/nosuchgame/summary").status_code == 404

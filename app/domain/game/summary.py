@@ -46,3 +46,16 @@ def game_json(setup: dict[str, Any], game: GameState) -> dict[str, Any]:
              for i, (s, army) in enumerate(zip(sides_of(setup), game.sides, strict=True))]
     first = {k: v for k, v in sides[0].items() if k not in ("side", "name")}
     return {"turn": game.turn, "weather": weather_json(game), **first, "sides": sides}
+
+
+def end_json(setup: dict[str, Any], game: GameState) -> dict[str, Any]:
+    """The game's end, to share: the turns played and, for each side, its losses and
+    whether it broke (its army past its morale threshold), its units destroyed or routed."""
+    sides = []
+    for side, army in zip(sides_of(setup), game.sides, strict=True):
+        sides.append({"name": side["name"], "thresholds": army.thresholds(),
+                      "broke": army.army_state != "steady",
+                      "destroyed": sum(u.state == "destroyed" for u in army.units),
+                      "routed": sum(u.state == "routs" for u in army.units),
+                      "units": len(army.units)})
+    return {"turns": game.turn, "sides": sides}
