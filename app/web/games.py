@@ -101,7 +101,7 @@ def _context(request: Request, game: games.StoredGame, key: str | None, side: in
     # The player's own side first, where the thumb is; the opponent's below it.
     order = sorted(range(len(armies)), key=lambda s: s != side)
     return {"game": game, "state": state, "key": key, "notice": notice, "side": side,
-            "order": order,
+            "order": order, "own_last": _own_last(game.log, side) if side is not None else None,
             # This turn's rolls, tests and thresholds on top; each tap of +/− only in the log.
             "now": [e for e in reversed(game.log)
                     if e["turn"] == turn and e["kind"] not in ("casualty", "undo")][:NOW_SHOWN],
@@ -250,6 +250,20 @@ async def act(request: Request, game_id: str) -> Response:
     return await run_in_threadpool(_act, request, game_id, form)
 
 
+def _own_last(log: list[dict[str, Any]], side: int) -> int:
+    return max((e["seq"] for e in log if e.get("side", 0) == side and "unit" in e), default=0)
+
+
+def _version(form: FormData, game: games.StoredGame, side: int) -> int:
+    """The version a tap is made against. A change of one's own side made while only the
+    other side played (its page had its last entry) goes on at the game's version: the
+    other side's taps are no conflict. The turn, and a side changed meanwhile from another
+    phone, keep the page's version, so a stale tap is told."""
+    if form.get("action") != "turn" and str(form.get("mine")) == str(_own_last(game.log, side)):
+        return game.version
+    return _whole(form, "version")
+
+
 def _act(request: Request, game_id: str, form: FormData) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
         return _expired(request)
@@ -260,7 +274,7 @@ def _act(request: Request, game_id: str, form: FormData) -> Response:
             return _refuse(request, 403, i18n.gettext("This is not the game's secret link."))
         side, join = keyed[1], _join_key(session, game_id, keyed[1], str(form.get("join", "")))
         try:
-            changed = games.change(session, game_id, _whole(form, "version"),
+            changed = games.change(session, game_id, _version(form, *keyed),
                                    _change(form, side))
         except games.GameConflict as conflict:
             return _draw(request, conflict.current, key, side, i18n.gettext(

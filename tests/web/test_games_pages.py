@@ -113,8 +113,18 @@ def test_the_opponent_joins_by_the_join_link_and_plays_their_own_side(
     assert lost.status_code == 303
     state = client.get(f"/api/v1/games/{game_id}").json()["sides"]
     assert [s["units"][0]["lost"] for s in state] == [0, 1]
-    assert client.get(f"/g/{game_id}?since=4").status_code == 204
-    assert client.get(f"/g/{game_id}?since=3").status_code == 200
+    # The first side's page, made before the opponent's tap, is no conflict for its own tap;
+    # a page of the first side made before its own last tap is.
+    log = client.get(f"/api/v1/games/{game_id}").json()["log"]
+    mine = str(max(e["seq"] for e in log if e.get("side") == 0 and "unit" in e))
+    own = post(client, game_id, asked["key"][0], csrf, version="3", mine=mine,
+               action="casualty", unit="1", change="1")
+    assert own.status_code == 303
+    stale = post(client, game_id, asked["key"][0], csrf, version="4", mine=mine,
+                 action="casualty", unit="1", change="1")
+    assert stale.status_code == 409 and "changed meanwhile" in stale.text
+    assert client.get(f"/g/{game_id}?since=5").status_code == 204
+    assert client.get(f"/g/{game_id}?since=4").status_code == 200
 
 
 def test_a_morale_roll_answers_in_the_row_of_the_unit_that_rolled(client: TestClient) -> None:
