@@ -8,7 +8,6 @@ key (a hidden field, from the secret link), the CSRF cookie echoed and a same-si
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from typing import Any
 from urllib.parse import quote
@@ -17,9 +16,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.deps import ROSTER_ID
 from app.domain.chainmail.sheet_text import BRIBED
 from app.domain.game import GameRefused
 from app.domain.game.state import sides_of
@@ -27,18 +24,17 @@ from app.domain.game.summary import end_json, game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.order_test import OrderTest
-from app.services import creation_limit, devices, games
+from app.services import creation_limit, games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
 from app.storage.db import open_session
-from app.web import i18n
-from app.web.pages import CSRF_COOKIE, browser_device, csrf_ok, page
+from app.web import game_join, i18n
+from app.web.game_forms import GAME_ID, expired, form_of, missing, refuse
+from app.web.pages import CSRF_COOKIE, csrf_ok, page
 from app.web.problems import N_
 from app.web.sheet import share_qr
 from app.web.templating import site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
-_ID = re.compile(ROSTER_ID)
-MAX_FIELDS = 20
 NOW_SHOWN = 20
 SHOWN_ENTRIES = 400  # the log drawn on the page, newest first; the API gives all of it
 
@@ -62,15 +58,6 @@ _REFUSED = {
 
 def _refused_text(code: str) -> str:
     return i18n.gettext(_REFUSED.get(code, _REFUSED["out_of_range"]))
-
-
-def _refuse(request: Request, status: int, message: str) -> Response:
-    return page(request, "rosters/refused.html", {"message": message, "share": None},
-                status_code=status)
-
-
-def _missing(request: Request) -> Response:
-    return _refuse(request, 404, i18n.gettext("There is no game at this address."))
 
 
 def _percent(chance: Fraction) -> str:
@@ -144,13 +131,13 @@ def _unchanged(game: games.StoredGame, since: str) -> bool:
 @router.get("/g/{game_id}")
 def view(request: Request, game_id: str, since: str = "") -> Response:
     """The read-only link: the same state and log as the players', without the forms."""
-    if not _ID.fullmatch(game_id):
-        return _missing(request)
+    if not GAME_ID.fullmatch(game_id):
+        return missing(request)
     with open_session(request) as session:
         try:
             game = games.get_game(session, game_id)
         except games.GameNotFound:
-            return _missing(request)
+            return missing(request)
     if _unchanged(game, since):
         return Response(status_code=204, headers={"Cache-Control": "no-cache"})
     return _draw(request, game, None)
@@ -159,13 +146,13 @@ def view(request: Request, game_id: str, since: str = "") -> Response:
 @router.get("/g/{game_id}/summary")
 def summary(request: Request, game_id: str) -> Response:
     """The end of the game, for anyone with the watch link: turns, losses, who broke."""
-    if not _ID.fullmatch(game_id):
-        return _missing(request)
+    if not GAME_ID.fullmatch(game_id):
+        return missing(request)
     with open_session(request) as session:
         try:
             game = games.get_game(session, game_id)
         except games.GameNotFound:
-            return _missing(request)
+            return missing(request)
     link = f"{site_address(request)}/g/{game.id}/summary"
     response = page(request, "games/summary.html", {
         "game": game, "end": end_json(game.setup, game.state()), "link": link,
@@ -188,29 +175,17 @@ def play(request: Request, game_id: str, key: str = "", join: str = "",
          since: str = "") -> Response:
     """A side's secret link: the game with that side's buttons (and, given the join key
     it was made with, the first side's page shows the join link until the opponent joins)."""
-    if not _ID.fullmatch(game_id):
-        return _missing(request)
+    if not GAME_ID.fullmatch(game_id):
+        return missing(request)
     with open_session(request) as session:
         keyed = _keyed(session, game_id, key) if key else None
         join = _join_key(session, game_id, keyed[1], join) if keyed else None
     if keyed is None:
-        return _refuse(request, 403, i18n.gettext(
+        return refuse(request, 403, i18n.gettext(
             "This link does not play this game. Open the game's secret link, or watch it."))
     if _unchanged(keyed[0], since):
         return Response(status_code=204, headers={"Cache-Control": "no-store"})
     return _draw(request, keyed[0], key, keyed[1], join=join)
-
-
-async def _form(request: Request) -> FormData | None:
-    try:
-        return await request.form(max_fields=MAX_FIELDS, max_files=0)
-    except StarletteHTTPException:
-        return None
-
-
-def _expired(request: Request) -> Response:
-    return _refuse(request, 403, i18n.gettext(
-        "This form has expired. Reload the page and try again."))
 
 
 def _whole(form: FormData, name: str, default: int = 0) -> int:
@@ -244,9 +219,9 @@ def _change(form: FormData, side: int) -> games.Change:
 
 @router.post("/g/{game_id}/play")
 async def act(request: Request, game_id: str) -> Response:
-    form = await _form(request)
-    if form is None or not _ID.fullmatch(game_id):
-        return _expired(request) if form is None else _missing(request)
+    form = await form_of(request)
+    if form is None or not GAME_ID.fullmatch(game_id):
+        return expired(request) if form is None else missing(request)
     return await run_in_threadpool(_act, request, game_id, form)
 
 
@@ -266,18 +241,21 @@ def _version(form: FormData, game: games.StoredGame, side: int) -> int:
 
 def _act(request: Request, game_id: str, form: FormData) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
-        return _expired(request)
+        return expired(request)
     key = str(form.get("key", ""))
     with open_session(request) as session:
         keyed = _keyed(session, game_id, key) if key else None
         if keyed is None:
-            return _refuse(request, 403, i18n.gettext("This is not the game's secret link."))
+            return refuse(request, 403, i18n.gettext("This is not the game's secret link."))
         side, join = keyed[1], _join_key(session, game_id, keyed[1], str(form.get("join", "")))
         try:
             changed = games.change(session, game_id, _version(form, *keyed),
                                    _change(form, side))
         except games.GameConflict as conflict:
+            moved = conflict.current.state().turn > _whole(form, "turn", -1) >= 0
             return _draw(request, conflict.current, key, side, i18n.gettext(
+                "The turn has moved on already (the other player pressed Next turn): here it "
+                "is. Nothing more was done.") if moved else i18n.gettext(
                 "The game changed meanwhile (another phone?): here it is as it stands now. "
                 "Nothing was done; press again if it still applies."), 409, join)
         except GameRefused as refused:
@@ -293,18 +271,18 @@ def _act(request: Request, game_id: str, form: FormData) -> Response:
 @router.post("/g/new")
 async def start(request: Request) -> Response:
     """The roster pages' "Start a game": a game of the version the page shows."""
-    form = await _form(request)
+    form = await form_of(request)
     if form is None:
-        return _expired(request)
+        return expired(request)
     return await run_in_threadpool(_start, request, form)
 
 
 def _start(request: Request, form: FormData) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
-        return _expired(request)
+        return expired(request)
     roster_id, weather = str(form.get("roster_id", "")), str(form.get("weather", "rolled"))
-    if not _ID.fullmatch(roster_id):
-        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    if not GAME_ID.fullmatch(roster_id):
+        return refuse(request, 404, i18n.gettext("There is no roster at this address."))
     try:
         version = int(str(form.get("version", "")))
     except ValueError:
@@ -318,83 +296,14 @@ def _start(request: Request, form: FormData) -> Response:
                 castle_defenders=bool(form.get("castle_defenders")),
                 admit=lambda: creation_limit.take_creation(request, session))
         except creation_limit.CreationRefused as refused:
-            return _refuse(request, 429, refused.message(i18n.current_lang()))
+            return refuse(request, 429, refused.message(i18n.current_lang()))
         except (RosterNotFound, RevisionNotFound):
-            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+            return refuse(request, 404, i18n.gettext("There is no roster at this address."))
         except games.NotPlayable:
-            return _refuse(request, 422, i18n.gettext(
+            return refuse(request, 422, i18n.gettext(
                 "The game companion plays Chainmail and Line and Square armies."))
     return RedirectResponse(f"/g/{created.id}/play?key={quote(key)}&join={quote(join_key)}",
                             status_code=303)
 
 
-_SHARED_ID = re.compile(r"/r/([A-Za-z0-9_-]{1,64})")
-
-
-def _roster_asked(form: FormData) -> str:
-    """The army chosen: one of "My rosters", or a roster's share or edit link (or its id)."""
-    chosen = str(form.get("roster_id", "")).strip()
-    link = str(form.get("link", "")).strip()
-    if link:
-        found = _SHARED_ID.search(link)
-        chosen = found.group(1) if found else link
-    return chosen if _ID.fullmatch(chosen) else ""
-
-
-def _join_page(request: Request, session: Any, game: games.StoredGame, key: str,
-               error: str | None = None, status: int = 200) -> Response:
-    device_id = browser_device(request, session)
-    mine = [r for r in devices.my_rosters(session, device_id) if r.ruleset == game.ruleset
-            ] if device_id else []
-    return page(request, "games/join.html", {"game": game, "key": key, "mine": mine,
-                                             "error": error}, status_code=status)
-
-
-def _joinable(request: Request, session: Any, game_id: str, key: str) -> Response | None:
-    """A refusal, unless `key` is the game's join key and its second side is free."""
-    if not (_ID.fullmatch(game_id) and key and games.joins(session, game_id, key)):
-        return _refuse(request, 403, i18n.gettext(
-            "This join link does not open this game, or the opponent has joined already."))
-    return None
-
-
-@router.get("/g/{game_id}/join")
-def join_page(request: Request, game_id: str, key: str = "") -> Response:
-    """The join link: the opponent picks one of their armies to play the second side."""
-    with open_session(request) as session:
-        refused = _joinable(request, session, game_id, key)
-        return refused or _join_page(request, session, games.get_game(session, game_id), key)
-
-
-@router.post("/g/{game_id}/join")
-async def join(request: Request, game_id: str) -> Response:
-    form = await _form(request)
-    if form is None:
-        return _expired(request)
-    return await run_in_threadpool(_join, request, game_id, form)
-
-
-def _join(request: Request, game_id: str, form: FormData) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
-        return _expired(request)
-    key, roster_id = str(form.get("key", "")), _roster_asked(form)
-    with open_session(request) as session:
-        refused = _joinable(request, session, game_id, key)
-        if refused is not None:
-            return refused
-        try:
-            joined, side_key = games.join_game(session, game_id, key, roster_id, None,
-                                               bool(form.get("castle_defenders")))
-        except (RosterNotFound, RevisionNotFound):
-            return _join_page(request, session, games.get_game(session, game_id), key,
-                              i18n.gettext("There is no roster at this address."), 404)
-        except (games.OtherRuleset, games.NotPlayable):
-            return _join_page(request, session, games.get_game(session, game_id), key,
-                              i18n.gettext(_OTHER_RULES), 409)
-        except (games.AlreadyJoined, games.GameNotFound, KeyRejected):
-            return _joinable(request, session, game_id, "") or _missing(request)
-    return RedirectResponse(f"/g/{joined.id}/play?key={quote(side_key)}", status_code=303)
-
-
-_OTHER_RULES = N_("This army plays another rule system: both sides of a game play the same "
-                  "rules. Choose an army of the game's rules.")
+router.include_router(game_join.router)

@@ -157,3 +157,15 @@ def test_the_end_of_game_summary_says_turns_losses_and_who_broke(client: TestCli
     ru = client.get(f"/g/{game_id}/summary", headers={"Accept-Language": "ru"}).text
     assert "Turns played" not in ru
     assert client.get("/g/nosuchgame/summary").status_code == 404
+
+
+def test_two_presses_of_next_turn_from_one_page_move_it_once_and_say_so(
+        client: TestClient) -> None:
+    game_id, key, csrf = started(client)
+    assert post(client, game_id, key, csrf, version="1", action="turn", turn="0"
+                ).status_code == 303
+    again = post(client, game_id, key, csrf, version="1", action="turn", turn="0")
+    assert again.status_code == 409 and "The turn has moved on already" in again.text
+    assert client.get(f"/api/v1/games/{game_id}").json()["turn"] == 1
+    ru = client.get(f"/g/{game_id}/join?key=x", headers={"Accept-Language": "ru"})
+    assert ru.status_code == 403 and "ссылка для вступления" in ru.text

@@ -1,0 +1,96 @@
+"""The join link's page: the opponent picks one of their armies (from "My rosters", or a
+roster's share link) and it becomes the game's second side, with a secret link of its own."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from app.services import devices, games
+from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
+from app.storage.db import open_session
+from app.web import i18n
+from app.web.game_forms import GAME_ID, expired, form_of, missing, refuse
+from app.web.pages import CSRF_COOKIE, browser_device, csrf_ok, page
+from app.web.problems import N_
+
+# Included by app/web/games.py, whose router gives every page its language.
+router = APIRouter(include_in_schema=False)
+
+
+_SHARED_ID = re.compile(r"/r/([A-Za-z0-9_-]{1,64})")
+
+
+def _roster_asked(form: FormData) -> str:
+    """The army chosen: one of "My rosters", or a roster's share or edit link (or its id)."""
+    chosen = str(form.get("roster_id", "")).strip()
+    link = str(form.get("link", "")).strip()
+    if link:
+        found = _SHARED_ID.search(link)
+        chosen = found.group(1) if found else link
+    return chosen if GAME_ID.fullmatch(chosen) else ""
+
+
+def _join_page(request: Request, session: Any, game: games.StoredGame, key: str,
+               error: str | None = None, status: int = 200) -> Response:
+    device_id = browser_device(request, session)
+    mine = [r for r in devices.my_rosters(session, device_id) if r.ruleset == game.ruleset
+            ] if device_id else []
+    return page(request, "games/join.html", {"game": game, "key": key, "mine": mine,
+                                             "error": error}, status_code=status)
+
+
+def _joinable(request: Request, session: Any, game_id: str, key: str) -> Response | None:
+    """A refusal, unless `key` is the game's join key and its second side is free."""
+    if not (GAME_ID.fullmatch(game_id) and key and games.joins(session, game_id, key)):
+        return refuse(request, 403, i18n.gettext(
+            "This join link does not open this game, or the opponent has joined already."))
+    return None
+
+
+@router.get("/g/{game_id}/join")
+def join_page(request: Request, game_id: str, key: str = "") -> Response:
+    """The join link: the opponent picks one of their armies to play the second side."""
+    with open_session(request) as session:
+        refused = _joinable(request, session, game_id, key)
+        return refused or _join_page(request, session, games.get_game(session, game_id), key)
+
+
+@router.post("/g/{game_id}/join")
+async def join(request: Request, game_id: str) -> Response:
+    form = await form_of(request)
+    if form is None:
+        return expired(request)
+    return await run_in_threadpool(_join, request, game_id, form)
+
+
+def _join(request: Request, game_id: str, form: FormData) -> Response:
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
+        return expired(request)
+    key, roster_id = str(form.get("key", "")), _roster_asked(form)
+    with open_session(request) as session:
+        refused = _joinable(request, session, game_id, key)
+        if refused is not None:
+            return refused
+        try:
+            joined, side_key = games.join_game(session, game_id, key, roster_id, None,
+                                               bool(form.get("castle_defenders")))
+        except (RosterNotFound, RevisionNotFound):
+            return _join_page(request, session, games.get_game(session, game_id), key,
+                              i18n.gettext("There is no roster at this address."), 404)
+        except (games.OtherRuleset, games.NotPlayable):
+            return _join_page(request, session, games.get_game(session, game_id), key,
+                              i18n.gettext(_OTHER_RULES), 409)
+        except (games.AlreadyJoined, games.GameNotFound, KeyRejected):
+            return _joinable(request, session, game_id, "") or missing(request)
+    return RedirectResponse(f"/g/{joined.id}/play?key={quote(side_key)}", status_code=303)
+
+
+_OTHER_RULES = N_("This army plays another rule system: both sides of a game play the same "
+                  "rules. Choose an army of the game's rules.")
