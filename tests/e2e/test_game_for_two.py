@@ -7,6 +7,7 @@ saved and its Retry sends it."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -32,7 +33,8 @@ def stored(server: Server, document: dict) -> str:  # type: ignore[type-arg]
 
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
 def test_two_players_and_a_watcher_play_one_game(
-        browser, live_server: Server, locale: str) -> None:  # type: ignore[no-untyped-def]
+        browser, live_server: Server, locale: str,
+        output_dir: Path) -> None:  # type: ignore[no-untyped-def]
     contexts = [phone(browser, locale) for _ in range(3)]
     first, second, watcher = (context.new_page() for context in contexts)
     try:
@@ -66,7 +68,9 @@ def test_two_players_and_a_watcher_play_one_game(
         roll = second.locator("#unit-1-0 [data-testid=unit-roll]")
         expect(roll).to_be_visible()
         expect(roll).to_be_in_viewport()
+        roll.click(trial=True, timeout=2000)  # on top: not under the sticky bar
         expect(roll).to_contain_text("8")
+        second.screenshot(path=str(output_dir / f"game-for-two-{locale}.png"))
         expect(first.locator("#unit-1-0 [data-testid=unit-roll]")).to_be_visible(timeout=5000)
         # Offline, a tap is marked not saved; back online, its Retry sends it.
         contexts[0].set_offline(True)
