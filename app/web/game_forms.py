@@ -27,9 +27,9 @@ def missing(request: Request) -> Response:
     return refuse(request, 404, i18n.gettext("There is no game at this address."))
 
 
-async def form_of(request: Request) -> FormData | None:
+async def form_of(request: Request, files: int = 0) -> FormData | None:
     try:
-        return await request.form(max_fields=MAX_FIELDS, max_files=0)
+        return await request.form(max_fields=MAX_FIELDS, max_files=files)
     except StarletteHTTPException:
         return None
 

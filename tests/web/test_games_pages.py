@@ -169,3 +169,25 @@ def test_two_presses_of_next_turn_from_one_page_move_it_once_and_say_so(
     assert client.get(f"/api/v1/games/{game_id}").json()["turn"] == 1
     ru = client.get(f"/g/{game_id}/join?key=x", headers={"Accept-Language": "ru"})
     assert ru.status_code == 403 and "ссылка для вступления" in ru.text
+
+
+def test_the_opponent_joins_with_an_exported_file(client: TestClient) -> None:
+    answer = client.post("/g/new", data={
+        "csrf": started(client)[2], "weather": "off", "version": "1",
+        "roster_id": client.post("/api/v1/rosters", json=chainmail_army()).json()["id"]},
+        follow_redirects=False)
+    first = urlsplit(answer.headers["location"])
+    game_id, join = first.path.split("/")[2], parse_qs(first.query)["join"][0]
+    horde = client.post("/api/v1/rosters", json={**chainmail_army(), "name": "Орда"}).json()
+    exported = client.get(f"/api/v1/rosters/{horde['id']}/export.json").content
+    fields = {"csrf": str(client.cookies["muster_csrf"]), "key": join}
+    bad = client.post(f"/g/{game_id}/join", data=fields,
+                      files={"file": ("army.json", b"{not json", "application/json")})
+    assert bad.status_code == 422 and "The file was not imported" in bad.text
+    joined = client.post(f"/g/{game_id}/join", data=fields, follow_redirects=False,
+                         files={"file": ("army.json", exported, "application/json")})
+    assert joined.status_code == 303, joined.text
+    sides = client.get(f"/api/v1/games/{game_id}").json()["sides"]
+    assert [s["name"] for s in sides] == ["Войско графа", "Орда"]
+    assert sides[1]["roster_id"] != horde["id"]  # a new roster of the file's, in My rosters
+    assert "Орда" in client.get("/").text
