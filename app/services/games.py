@@ -184,6 +184,12 @@ def get_game(session: Session, game_id: str) -> StoredGame:
         return _read(session, game_id)
 
 
+def version_of(session: Session, game_id: str) -> int | None:
+    """The game's version alone (None: no such game): what a page following it asks."""
+    with transaction(session):
+        return session.exec(select(Game.version).where(Game.id == game_id)).first()
+
+
 def joins(session: Session, game_id: str, join_key: str) -> bool:
     """Whether `join_key` is the game's join key and no second side has joined yet."""
     with transaction(session):

@@ -122,10 +122,11 @@ def _join_key(session: Any, game_id: str, side: int, join: str) -> str | None:
     return join if join and side == 0 and games.joins(session, game_id, join) else None
 
 
-def _unchanged(game: games.StoredGame, since: str) -> bool:
+def _unchanged(session: Any, game_id: str, since: str) -> bool:
     """A page following the game (htmx every few seconds) asks `since` the version it
-    shows: the same version is answered 204, which htmx leaves as it is."""
-    return since == str(game.version)
+    shows: the same version is answered 204, which htmx leaves as it is (the game's log is
+    not read for it)."""
+    return bool(since) and since == str(games.version_of(session, game_id))
 
 
 @router.get("/g/{game_id}")
@@ -134,12 +135,12 @@ def view(request: Request, game_id: str, since: str = "") -> Response:
     if not GAME_ID.fullmatch(game_id):
         return missing(request)
     with open_session(request) as session:
+        if _unchanged(session, game_id, since):
+            return Response(status_code=204, headers={"Cache-Control": "no-cache"})
         try:
             game = games.get_game(session, game_id)
         except games.GameNotFound:
             return missing(request)
-    if _unchanged(game, since):
-        return Response(status_code=204, headers={"Cache-Control": "no-cache"})
     return _draw(request, game, None)
 
 
@@ -178,14 +179,17 @@ def play(request: Request, game_id: str, key: str = "", join: str = "",
     if not GAME_ID.fullmatch(game_id):
         return missing(request)
     with open_session(request) as session:
-        keyed = _keyed(session, game_id, key) if key else None
-        join = _join_key(session, game_id, keyed[1], join) if keyed else None
-    if keyed is None:
-        return refuse(request, 403, i18n.gettext(
-            "This link does not play this game. Open the game's secret link, or watch it."))
-    if _unchanged(keyed[0], since):
-        return Response(status_code=204, headers={"Cache-Control": "no-store"})
-    return _draw(request, keyed[0], key, keyed[1], join=join)
+        try:
+            side = games.check_key(session, game_id, key) if key else None
+        except (games.GameNotFound, KeyRejected):
+            side = None
+        if side is None:
+            return refuse(request, 403, i18n.gettext(
+                "This link does not play this game. Open the game's secret link, or watch it."))
+        if _unchanged(session, game_id, since):
+            return Response(status_code=204, headers={"Cache-Control": "no-store"})
+        game, join_key = games.get_game(session, game_id), _join_key(session, game_id, side, join)
+    return _draw(request, game, key, side, join=join_key)
 
 
 def _whole(form: FormData, name: str, default: int = 0) -> int:
