@@ -1,14 +1,16 @@
-"""JSON API for games (the game-day companion): start one from a roster version, read it,
-and change it — a turn, a test, a casualty, an undo.
+"""JSON API for games (the game-day companion): start one from a roster version, let the
+opponent's army join it, read it, and change it — a turn, a test, a casualty, an undo.
 
-As with rosters, the public id reads a game and its key (`Authorization: Bearer <key>`)
-changes it; a change names the version it was made against (`If-Match: "v3"`) and a stale
-one is answered 412 with the current version. The key is never in a read.
+As with rosters, the public id reads a game and a side's key (`Authorization: Bearer <key>`)
+changes it: the turn for both sides, casualties, tests and undo for that side only. A change
+names the version it was made against (`If-Match: "v3"`); a stale one is answered 412 with
+the current version. No key is ever in a read.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Depends, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -38,6 +40,7 @@ from app.services.records import MAX_VERSION
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
 GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]
 _bearer = HTTPBearer(auto_error=False, description="the game's key", scheme_name="GameKey")
+T = TypeVar("T")
 
 
 class _Body(BaseModel):
@@ -48,19 +51,22 @@ UnitIndex = Annotated[whole_in(0, limits.MAX_UNITS - 1),
                       Field(description="the unit's index in `units`")]
 
 
-class GameStart(_Body):
+class GameJoin(_Body):
     roster_id: str = Field(pattern=ROSTER_ID, max_length=64,
                            description="the roster's public id (from its share or edit link)")
     version: whole_in(1, MAX_VERSION) | None = Field(  # type: ignore[valid-type]
         default=None, description="the roster version to play; none: the current one")
-    weather: Literal["rolled", "clear", "cloudy", "rain", "off"] = Field(
-        default="rolled", description="Chainmail: the starting weather, rolled (Table 20's "
-                                      "d6) or chosen, or off: no weather")
     castle_defenders: bool = Field(
         default=False, description="Chainmail: the army defends a castle, so it makes no "
                                    "morale check for a third of it lost (the man-to-man "
                                    "rules' Morale: castle defenders need not test morale); "
                                    "Line and Square: ignored")
+
+
+class GameStart(GameJoin):
+    weather: Literal["rolled", "clear", "cloudy", "rain", "off"] = Field(
+        default="rolled", description="Chainmail: the starting weather, rolled (Table 20's "
+                                      "d6) or chosen, or off: no weather")
 
 
 class CasualtyChange(_Body):
@@ -98,6 +104,9 @@ class MoraleAsked(_Body):
                                    "is killed or captured)")
     commander_lost: bool = Field(default=False,
                                  description="the commander was killed or captured (−2)")
+    needed: whole_in(2, 20) | None = Field(  # type: ignore[valid-type]
+        default=None, description="the total this unit needs, from your morale table (the "
+                                  "seed has none); kept for the unit's later rolls")
 
 
 TestAsked = Annotated[PeasantMove | PeasantFight | OrderAsked | MoraleAsked,
@@ -120,6 +129,10 @@ class GamePublic(BaseModel):
                                                "(`thresholds.morale_at` is null)")
     thresholds: dict[str, Any] = Field(description="the army's morale thresholds and state")
     can_undo: bool
+    sides: list[dict[str, Any]] = Field(
+        description="each side in the order it joined (`side` 0, then 1): its roster, "
+                    "units, thresholds and `can_undo`; the fields above `sides` are side 0's")
+    joinable: bool = Field(description="the second side may still join")
     log: list[dict[str, Any]] = Field(description="every entry, oldest first; only grows")
     created_at: Any
     updated_at: Any
@@ -128,6 +141,15 @@ class GamePublic(BaseModel):
 class GameCreated(GamePublic):
     edit_key: str = Field(description="shown only now: send it as `Authorization: Bearer <key>`")
     edit_url: str = Field(description="the secret link to play the game")
+    join_key: str = Field(description="shown only now: the opponent joins with it "
+                                      "(`POST /api/v1/games/{id}/sides`)")
+    join_url: str = Field(description="the secret link for the opponent to join")
+
+
+class SideJoined(GamePublic):
+    side: int = Field(description="the joined side's index in `sides`")
+    edit_key: str = Field(description="shown only now: the side's key")
+    edit_url: str = Field(description="the secret link to play this side")
 
 
 _ETAG = {"ETag": {"description": 'The version, for If-Match: "v3"', "required": True,
@@ -160,6 +182,7 @@ _REFUSED = {
     "none_lost": N_("the unit has lost no figures to give back"),
     "nothing_to_undo": N_("nothing to undo: no casualty change is left to take back"),
     "log_full": N_("the game's log is full"),
+    "no_such_side": N_("the game has no such side"),
     "last_turn": N_("the game is at its last turn"),
 }
 
@@ -181,18 +204,18 @@ def _not_found(lang: Lang, game_id: str) -> Exception:
 
 
 def keyed_game(game_id: GameId, session: SessionDep, key: Annotated[str, Depends(game_key)],
-               lang: LangDep = "en") -> str:
-    """The game id from the path, once the request has shown that game's key."""
+               lang: LangDep = "en") -> tuple[str, int]:
+    """The game id from the path and the side whose key the request has shown."""
     try:
-        games.check_key(session, game_id, key)
+        side = games.check_key(session, game_id, key)
     except games.GameNotFound as error:
         raise _not_found(lang, game_id) from error
     except KeyRejected as error:
         raise refusal(403, tr(lang, "Authorization: this is not the game's key")) from error
-    return game_id
+    return game_id, side
 
 
-KeyedGameId = Annotated[str, Depends(keyed_game)]
+KeyedSide = Annotated[tuple[str, int], Depends(keyed_game)]
 
 
 def view_url(game_id: str, base: str = "") -> str:
@@ -203,11 +226,36 @@ def edit_url(game_id: str, key: str, base: str = "") -> str:
     return f"{base}/g/{game_id}/play?key={key}"
 
 
+def join_url(game_id: str, key: str, base: str = "") -> str:
+    return f"{base}/g/{game_id}/join?key={key}"
+
+
 def public(game: games.StoredGame, base: str = "") -> dict[str, Any]:
+    state = game_json(game.setup, game.state())
+    for side, (roster_id, version) in zip(state["sides"], game.rosters, strict=True):
+        side.update(roster_id=roster_id, roster_version=version)
     return {"id": game.id, "roster_id": game.roster_id, "roster_version": game.roster_version,
             "ruleset": game.ruleset, "name": game.name, "version": game.version,
-            "view_url": view_url(game.id, base), **game_json(game.setup, game.state()),
+            "view_url": view_url(game.id, base), **state, "joinable": game.joinable,
             "log": game.log, "created_at": game.created_at, "updated_at": game.updated_at}
+
+
+def _from_roster(lang: Lang, roster_id: str, version: int | None, take: Callable[[], T]) -> T:
+    """`take()`, with the refusals of the roster it plays answered as the API answers them;
+    a roster the companion cannot play is a refusal of state (409), as every such one."""
+    try:
+        return take()
+    except RevisionNotFound as error:
+        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
+                              roster_id=roster_id, version=version)) from error
+    except RosterDeleted as error:
+        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
+                              roster_id=roster_id)) from error
+    except RosterNotFound as error:
+        raise refusal(404, tr(lang, "no roster %(roster_id)s", roster_id=roster_id)) from error
+    except games.NotPlayable as error:
+        raise refusal(409, "roster_id: " + tr(
+            lang, "no game companion for this rule system yet")) from error
 
 
 @router.post("", status_code=201, response_model=GameCreated, dependencies=[Depends(json_body)],
@@ -219,30 +267,18 @@ def public(game: games.StoredGame, base: str = "") -> dict[str, Any]:
 def create_game(request: Request, session: SessionDep, response: Response,
                 start: Annotated[GameStart, Body()], lang: LangDep = "en") -> Any:
     """Start a game of a roster version anyone with its link can read. The answer holds the
-    game's key, once: keep `edit_url` to play, share `view_url` with the opponent."""
-    try:
-        created, key = games.create_game(
-            session, start.roster_id, start.version, start.weather,
-            castle_defenders=start.castle_defenders,
-            admit=lambda: creation_limit.admit_api(request, session, lang))
-    except RevisionNotFound as error:
-        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
-                                 roster_id=start.roster_id, version=start.version)) from error
-    except RosterDeleted as error:
-        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
-                              roster_id=start.roster_id)) from error
-    except RosterNotFound as error:
-        raise refusal(404, tr(lang, "no roster %(roster_id)s",
-                              roster_id=start.roster_id)) from error
-    except games.NotPlayable:
-        # A well-formed request the roster's state refuses: 409, as every such refusal.
-        return JSONResponse(status_code=409, content=refusal_body(
-            "roster_id: " + tr(lang, "no game companion for this rule system yet")))
+    first side's key and the join key, once: keep `edit_url` to play, give `join_url` (or
+    `join_key`) to the opponent, share `view_url` with spectators."""
+    created, key, join_key = _from_roster(lang, start.roster_id, start.version, lambda: (
+        games.create_game(session, start.roster_id, start.version, start.weather,
+                          castle_defenders=start.castle_defenders,
+                          admit=lambda: creation_limit.admit_api(request, session, lang))))
     response.headers["ETag"] = etag(created.version)
     response.headers["Location"] = f"{router.prefix}/{created.id}"
     response.headers["Cache-Control"] = "no-store"
     base = site(request)
-    return {**public(created, base), "edit_key": key, "edit_url": edit_url(created.id, key, base)}
+    return {**public(created, base), "edit_key": key, "edit_url": edit_url(created.id, key, base),
+            "join_key": join_key, "join_url": join_url(created.id, join_key, base)}
 
 
 @router.get("/{game_id}", response_model=GamePublic,
@@ -288,35 +324,75 @@ def apply(request: Request, session: Session, game_id: str, response: Response,
 
 @router.post("/{game_id}/turns", response_model=GamePublic, responses=_CHANGE,
              openapi_extra=IF_MATCH)
-def next_turn(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+def next_turn(request: Request, keyed: KeyedSide, session: SessionDep, response: Response,
               lang: LangDep = "en") -> Any:
-    """Next turn: the counter advances and the server rolls what the rules roll now —
-    Table 16 for every mercenary unit, Table 20 on every even turn — each roll logged."""
-    return apply(request, session, game_id, response, games.next_turn(), lang)
+    """Next turn, for the battle (either side's key): the counter advances and the server
+    rolls what the rules roll now — Table 16 for every mercenary unit of each side, Table 20
+    on every even turn for both — each roll logged."""
+    return apply(request, session, keyed[0], response, games.next_turn(), lang)
 
 
 @router.post("/{game_id}/tests", response_model=GamePublic, responses=_WITH_BODY,
              dependencies=[Depends(json_body)], openapi_extra=IF_MATCH)
-def roll_test(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+def roll_test(request: Request, keyed: KeyedSide, session: SessionDep, response: Response,
               asked: Annotated[TestAsked, Body()], lang: LangDep = "en") -> Any:
-    """A test a unit makes when it comes up (Table 17, the order test, morale), logged."""
+    """A test a unit of the key's side makes when it comes up (Table 17, the order test,
+    morale), logged."""
     ask = asked.model_dump(exclude={"unit"})  # type: ignore[attr-defined]
     unit = asked.unit  # type: ignore[attr-defined]
-    return apply(request, session, game_id, response, games.roll_test(unit, ask), lang)
+    return apply(request, session, keyed[0], response,
+                 games.roll_test(unit, ask, side=keyed[1]), lang)
 
 
 @router.post("/{game_id}/casualties", response_model=GamePublic, responses=_WITH_BODY,
              dependencies=[Depends(json_body)], openapi_extra=IF_MATCH)
-def casualty(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+def casualty(request: Request, keyed: KeyedSide, session: SessionDep, response: Response,
              change: Annotated[CasualtyChange, Body()], lang: LangDep = "en") -> Any:
-    """A figure lost or given back; a threshold it crosses is logged with it."""
-    return apply(request, session, game_id, response,
-                 games.casualty(change.unit, change.change), lang)
+    """A figure of the key's side lost or given back; a threshold it crosses is logged
+    with it."""
+    return apply(request, session, keyed[0], response,
+                 games.casualty(change.unit, change.change, keyed[1]), lang)
 
 
 @router.post("/{game_id}/undo", response_model=GamePublic, responses=_CHANGE,
              openapi_extra=IF_MATCH)
-def undo(request: Request, game_id: KeyedGameId, session: SessionDep, response: Response,
+def undo(request: Request, keyed: KeyedSide, session: SessionDep, response: Response,
          lang: LangDep = "en") -> Any:
-    """Take back the last casualty change (as a new log entry; rolls stay rolled)."""
-    return apply(request, session, game_id, response, games.undo(), lang)
+    """Take back the key's side's last casualty change (as a new log entry; rolls stay
+    rolled)."""
+    return apply(request, session, keyed[0], response, games.undo(keyed[1]), lang)
+
+
+@router.post("/{game_id}/sides", status_code=201, response_model=SideJoined,
+             dependencies=[Depends(json_body)],
+             responses={201: {"headers": _ETAG}, **_WITH_BODY,
+                        401: {"model": Failure, "description": "No join key"},
+                        403: {"model": Failure, "description": "Not this game's join key"},
+                        409: {"model": Failure, "description": "The second side has joined "
+                                                               "already, or the army plays "
+                                                               "another rule system"},
+                        410: {"model": Failure, "description": "The roster was deleted"}})
+def join_game(request: Request, game_id: GameId, session: SessionDep, response: Response,
+              key: Annotated[str, Depends(game_key)], join: Annotated[GameJoin, Body()],
+              lang: LangDep = "en") -> Any:
+    """The opponent's army joins as the second side, with the join key (`Authorization:
+    Bearer <join_key>`). The answer holds the side's own key, once."""
+    try:
+        joined, side_key = _from_roster(lang, join.roster_id, join.version, lambda: (
+            games.join_game(session, game_id, key, join.roster_id, join.version,
+                            join.castle_defenders)))
+    except games.GameNotFound as error:
+        raise _not_found(lang, game_id) from error
+    except KeyRejected as error:
+        raise refusal(403, tr(lang, "Authorization: this is not the game's join key")) from error
+    except games.AlreadyJoined as error:
+        raise refusal(409, tr(lang, "Both sides of this game have joined already.")) from error
+    except games.OtherRuleset as error:
+        raise refusal(409, "roster_id: " + tr(
+            lang, "This army plays another rule system: both sides of a game play the same "
+                  "rules. Choose an army of the game's rules.")) from error
+    response.headers["ETag"] = etag(joined.version)
+    response.headers["Cache-Control"] = "no-store"
+    base = site(request)
+    return {**public(joined, base), "side": 1, "edit_key": side_key,
+            "edit_url": edit_url(joined.id, side_key, base)}

@@ -198,9 +198,10 @@ class CreationLog(SQLModel, table=True):
 
 
 class Game(SQLModel, table=True):
-    """A game played with one roster version (app/games.py): its setup, taken from that
-    version when the game began, and its counters; what happened is its entries' log. The
-    roster is named by plain values, not a foreign key: a game outlives its roster."""
+    """A game played with a roster version on each side (app/services/games.py): each
+    side's setup, taken from that version when it joined, and the game's counters; what
+    happened is its entries' log. A roster is named by plain values, not a foreign key: a
+    game outlives its rosters."""
 
     id: str = Field(sa_type=String(PUBLIC_ID_LENGTH), primary_key=True)
     edit_key_hash: str = Field(sa_type=String(HASH_LENGTH))
@@ -213,6 +214,16 @@ class Game(SQLModel, table=True):
     entries: int = Field(sa_type=Integer, description="how many entries the log holds")
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(sa_type=DateTime(timezone=True), index=True)
+    # The opponent's side: the join key lets one army in; the side's own key then plays it.
+    # Null in games made before a second side could join: they stay games of one side.
+    join_key_hash: str | None = Field(default=None, sa_type=String(HASH_LENGTH), nullable=True)
+    second_key_hash: str | None = Field(default=None, sa_type=String(HASH_LENGTH),
+                                        nullable=True)
+    second_roster_id: str | None = Field(default=None, sa_type=String(PUBLIC_ID_LENGTH),
+                                         nullable=True)
+    second_roster_version: int | None = Field(default=None, sa_type=Integer, nullable=True)
+    second_setup: str | None = Field(default=None, sa_type=Text, nullable=True,
+                                     description="the second army at its start, as JSON text")
 
 
 class GameEntry(SQLModel, table=True):

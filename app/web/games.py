@@ -8,7 +8,6 @@ key (a hidden field, from the secret link), the CSRF cookie echoed and a same-si
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from typing import Any
 from urllib.parse import quote
@@ -17,26 +16,25 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.deps import ROSTER_ID
 from app.domain.chainmail.sheet_text import BRIBED
 from app.domain.game import GameRefused
-from app.domain.game.summary import game_json
+from app.domain.game.state import sides_of
+from app.domain.game.summary import end_json, game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.order_test import OrderTest
 from app.services import creation_limit, games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
 from app.storage.db import open_session
-from app.web import i18n
+from app.web import game_join, i18n
+from app.web.game_forms import GAME_ID, expired, form_of, missing, refuse
 from app.web.pages import CSRF_COOKIE, csrf_ok, page
 from app.web.problems import N_
+from app.web.sheet import share_qr
 from app.web.templating import site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
-_ID = re.compile(ROSTER_ID)
-MAX_FIELDS = 20
 NOW_SHOWN = 20
 SHOWN_ENTRIES = 400  # the log drawn on the page, newest first; the API gives all of it
 
@@ -62,15 +60,6 @@ def _refused_text(code: str) -> str:
     return i18n.gettext(_REFUSED.get(code, _REFUSED["out_of_range"]))
 
 
-def _refuse(request: Request, status: int, message: str) -> Response:
-    return page(request, "rosters/refused.html", {"message": message, "share": None},
-                status_code=status)
-
-
-def _missing(request: Request) -> Response:
-    return _refuse(request, 404, i18n.gettext("There is no game at this address."))
-
-
 def _percent(chance: Fraction) -> str:
     return f"{round(float(chance) * 100)}%"
 
@@ -91,76 +80,116 @@ def _odds(setup: dict[str, Any]) -> dict[str, Any]:
             "order_table": order_table}
 
 
-def _context(request: Request, game: games.StoredGame, key: str | None,
+def _context(request: Request, game: games.StoredGame, key: str | None, side: int | None,
              notice: str | None = None) -> dict[str, Any]:
     base = site_address(request)
     state = game_json(game.setup, game.state())
-    turn = state["turn"]
-    return {"game": game, "state": state, "key": key, "notice": notice,
+    turn, armies = state["turn"], sides_of(game.setup)
+    # The player's own side first, where the thumb is; the opponent's below it.
+    order = sorted(range(len(armies)), key=lambda s: s != side)
+    return {"game": game, "state": state, "key": key, "notice": notice, "side": side,
+            "order": order, "own_last": _own_last(game.log, side) if side is not None else None,
             # This turn's rolls, tests and thresholds on top; each tap of +/− only in the log.
             "now": [e for e in reversed(game.log)
                     if e["turn"] == turn and e["kind"] not in ("casualty", "undo")][:NOW_SHOWN],
             "log": list(reversed(game.log))[:SHOWN_ENTRIES],
-            "view_link": f"{base}/g/{game.id}",
+            # Each unit's last test this turn, shown in its own row, where it was asked.
+            "rolls": {(e.get("side", 0), e["unit"]): e for e in game.log
+                      if e["kind"] == "test" and e["turn"] == turn},
+            "view_link": f"{base}/g/{game.id}", "view_qr": share_qr(f"{base}/g/{game.id}"),
             "play_link": f"{base}/g/{game.id}/play?key={quote(key)}" if key else None,
-            "odds": _odds(game.setup), "enemies": list(PEASANT_ENEMIES),
+            "odds": _odds(armies[side or 0]), "enemies": list(PEASANT_ENEMIES),
             "formations": list(las.FORMATIONS), "bribed": BRIBED,
             "max_disorder": min(las.MAX_DISORDER, 6)}
 
 
-def _draw(request: Request, game: games.StoredGame, key: str | None,
-          notice: str | None = None, status: int = 200) -> Response:
+def _draw(request: Request, game: games.StoredGame, key: str | None, side: int | None = None,
+          notice: str | None = None, status: int = 200, join: str | None = None) -> Response:
     name = "games/play.html" if key else "games/view.html"
-    response = page(request, name, _context(request, game, key, notice), blocks=["game"],
-                    status_code=status)
+    context = _context(request, game, key, side, notice)
+    if join and game.joinable:
+        context["join"] = join
+        context["join_link"] = f"{site_address(request)}/g/{game.id}/join?key={quote(join)}"
+        context["join_qr"] = share_qr(context["join_link"])
+    response = page(request, name, context, blocks=["game"], status_code=status)
     response.headers["Cache-Control"] = "no-store" if key else "no-cache"
     return response
 
 
+def _join_key(session: Any, game_id: str, side: int, join: str) -> str | None:
+    """The join key the first side's page was given, while it still lets the opponent in:
+    the page keeps showing the join link (the key is stored only as a hash)."""
+    return join if join and side == 0 and games.joins(session, game_id, join) else None
+
+
+def _unchanged(session: Any, game_id: str, since: str) -> bool:
+    """A page following the game (htmx every few seconds) asks `since` the version it
+    shows: the same version is answered 204, which htmx leaves as it is (the game's log is
+    not read for it)."""
+    return bool(since) and since == str(games.version_of(session, game_id))
+
+
 @router.get("/g/{game_id}")
-def view(request: Request, game_id: str) -> Response:
-    """The read-only link: the same state and log as the player's, without the forms."""
-    if not _ID.fullmatch(game_id):
-        return _missing(request)
+def view(request: Request, game_id: str, since: str = "") -> Response:
+    """The read-only link: the same state and log as the players', without the forms."""
+    if not GAME_ID.fullmatch(game_id):
+        return missing(request)
+    with open_session(request) as session:
+        if _unchanged(session, game_id, since):
+            return Response(status_code=204, headers={"Cache-Control": "no-cache"})
+        try:
+            game = games.get_game(session, game_id)
+        except games.GameNotFound:
+            return missing(request)
+    return _draw(request, game, None)
+
+
+@router.get("/g/{game_id}/summary")
+def summary(request: Request, game_id: str) -> Response:
+    """The end of the game, for anyone with the watch link: turns, losses, who broke."""
+    if not GAME_ID.fullmatch(game_id):
+        return missing(request)
     with open_session(request) as session:
         try:
             game = games.get_game(session, game_id)
         except games.GameNotFound:
-            return _missing(request)
-    return _draw(request, game, None)
+            return missing(request)
+    link = f"{site_address(request)}/g/{game.id}/summary"
+    response = page(request, "games/summary.html", {
+        "game": game, "end": end_json(game.setup, game.state()), "link": link,
+        "qr": share_qr(link)})
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
-def _keyed(request: Request, session: Any, game_id: str, key: str) -> games.StoredGame | None:
+def _keyed(session: Any, game_id: str, key: str) -> tuple[games.StoredGame, int] | None:
+    """The game and the side whose key `key` is; None for any other key."""
     try:
-        games.check_key(session, game_id, key)
+        side = games.check_key(session, game_id, key)
     except (games.GameNotFound, KeyRejected):
         return None
-    return games.get_game(session, game_id)
+    return games.get_game(session, game_id), side
 
 
 @router.get("/g/{game_id}/play")
-def play(request: Request, game_id: str, key: str = "") -> Response:
-    """The secret link: the game with its buttons."""
-    if not _ID.fullmatch(game_id):
-        return _missing(request)
+def play(request: Request, game_id: str, key: str = "", join: str = "",
+         since: str = "") -> Response:
+    """A side's secret link: the game with that side's buttons (and, given the join key
+    it was made with, the first side's page shows the join link until the opponent joins)."""
+    if not GAME_ID.fullmatch(game_id):
+        return missing(request)
     with open_session(request) as session:
-        game = _keyed(request, session, game_id, key) if key else None
-    if game is None:
-        return _refuse(request, 403, i18n.gettext(
-            "This link does not play this game. Open the game's secret link, or watch it."))
-    return _draw(request, game, key)
-
-
-async def _form(request: Request) -> FormData | None:
-    try:
-        return await request.form(max_fields=MAX_FIELDS, max_files=0)
-    except StarletteHTTPException:
-        return None
-
-
-def _expired(request: Request) -> Response:
-    return _refuse(request, 403, i18n.gettext(
-        "This form has expired. Reload the page and try again."))
+        try:
+            side = games.check_key(session, game_id, key) if key else None
+        except (games.GameNotFound, KeyRejected):
+            side = None
+        if side is None:
+            return refuse(request, 403, i18n.gettext(
+                "This link does not play this game. Open the game's secret link, or watch it."))
+        if _unchanged(session, game_id, since):
+            return Response(status_code=204, headers={"Cache-Control": "no-store"})
+        game, join_key = games.get_game(session, game_id), _join_key(session, game_id, side, join)
+    return _draw(request, game, key, side, join=join_key)
 
 
 def _whole(form: FormData, name: str, default: int = 0) -> int:
@@ -170,71 +199,94 @@ def _whole(form: FormData, name: str, default: int = 0) -> int:
         raise GameRefused(name, "out_of_range") from None
 
 
-def _change(form: FormData) -> games.Change:
-    """The change a page's form asks for; GameRefused naming the field for a bad one."""
+def _change(form: FormData, side: int) -> games.Change:
+    """The change a page's form asks for, for the side of its key; GameRefused naming the
+    field for a bad one."""
     action = form.get("action")
     if action == "turn":
         return games.next_turn()
     if action == "undo":
-        return games.undo()
+        return games.undo(side)
     unit = _whole(form, "unit", -1)
     if action == "casualty":
-        return games.casualty(unit, _whole(form, "change"))
+        return games.casualty(unit, _whole(form, "change"), side)
     if action == "test":
         ask = {"test": form.get("test"), "enemy": form.get("enemy") or None,
                "formation": form.get("formation") or None, "officer": bool(form.get("officer")),
                "disorder": _whole(form, "disorder"),
                "near_commander": bool(form.get("near_commander")),
-               "commander_lost": bool(form.get("commander_lost"))}
-        return games.roll_test(unit, ask)
+               "commander_lost": bool(form.get("commander_lost")),
+               "needed": _whole(form, "needed") if form.get("needed") else None}
+        return games.roll_test(unit, ask, side=side)
     raise GameRefused("action", "unknown_test")
 
 
 @router.post("/g/{game_id}/play")
 async def act(request: Request, game_id: str) -> Response:
-    form = await _form(request)
-    if form is None or not _ID.fullmatch(game_id):
-        return _expired(request) if form is None else _missing(request)
+    form = await form_of(request)
+    if form is None or not GAME_ID.fullmatch(game_id):
+        return expired(request) if form is None else missing(request)
     return await run_in_threadpool(_act, request, game_id, form)
+
+
+def _own_last(log: list[dict[str, Any]], side: int) -> int:
+    return max((e["seq"] for e in log if e.get("side", 0) == side and "unit" in e), default=0)
+
+
+def _version(form: FormData, game: games.StoredGame, side: int) -> int:
+    """The version a tap is made against. A change of one's own side made while only the
+    other side played (its page had its last entry) goes on at the game's version: the
+    other side's taps are no conflict. The turn, and a side changed meanwhile from another
+    phone, keep the page's version, so a stale tap is told."""
+    if form.get("action") != "turn" and str(form.get("mine")) == str(_own_last(game.log, side)):
+        return game.version
+    return _whole(form, "version")
 
 
 def _act(request: Request, game_id: str, form: FormData) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
-        return _expired(request)
+        return expired(request)
     key = str(form.get("key", ""))
     with open_session(request) as session:
-        game = _keyed(request, session, game_id, key) if key else None
-        if game is None:
-            return _refuse(request, 403, i18n.gettext("This is not the game's secret link."))
+        keyed = _keyed(session, game_id, key) if key else None
+        if keyed is None:
+            return refuse(request, 403, i18n.gettext("This is not the game's secret link."))
+        side, join = keyed[1], _join_key(session, game_id, keyed[1], str(form.get("join", "")))
         try:
-            changed = games.change(session, game_id, _whole(form, "version"), _change(form))
+            changed = games.change(session, game_id, _version(form, *keyed),
+                                   _change(form, side))
         except games.GameConflict as conflict:
-            return _draw(request, conflict.current, key, i18n.gettext(
+            moved = conflict.current.state().turn > _whole(form, "turn", -1) >= 0
+            return _draw(request, conflict.current, key, side, i18n.gettext(
+                "The turn has moved on already (the other player pressed Next turn): here it "
+                "is. Nothing more was done.") if moved else i18n.gettext(
                 "The game changed meanwhile (another phone?): here it is as it stands now. "
-                "Nothing was done; press again if it still applies."), 409)
+                "Nothing was done; press again if it still applies."), 409, join)
         except GameRefused as refused:
-            return _draw(request, games.get_game(session, game_id), key,
-                         _refused_text(refused.code), 422)
+            return _draw(request, games.get_game(session, game_id), key, side,
+                         _refused_text(refused.code), 422, join)
     if request.headers.get("hx-request") == "true":
-        return _draw(request, changed, key)
-    return RedirectResponse(f"/g/{game_id}/play?key={quote(key)}#game", status_code=303)
+        return _draw(request, changed, key, side, join=join)
+    joining = f"&join={quote(join)}" if join else ""
+    return RedirectResponse(f"/g/{game_id}/play?key={quote(key)}{joining}#game",
+                            status_code=303)
 
 
 @router.post("/g/new")
 async def start(request: Request) -> Response:
     """The roster pages' "Start a game": a game of the version the page shows."""
-    form = await _form(request)
+    form = await form_of(request)
     if form is None:
-        return _expired(request)
+        return expired(request)
     return await run_in_threadpool(_start, request, form)
 
 
 def _start(request: Request, form: FormData) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
-        return _expired(request)
+        return expired(request)
     roster_id, weather = str(form.get("roster_id", "")), str(form.get("weather", "rolled"))
-    if not _ID.fullmatch(roster_id):
-        return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    if not GAME_ID.fullmatch(roster_id):
+        return refuse(request, 404, i18n.gettext("There is no roster at this address."))
     try:
         version = int(str(form.get("version", "")))
     except ValueError:
@@ -243,15 +295,19 @@ def _start(request: Request, form: FormData) -> Response:
         weather = "rolled"
     with open_session(request) as session:
         try:
-            created, key = games.create_game(
+            created, key, join_key = games.create_game(
                 session, roster_id, version or None, weather,
                 castle_defenders=bool(form.get("castle_defenders")),
                 admit=lambda: creation_limit.take_creation(request, session))
         except creation_limit.CreationRefused as refused:
-            return _refuse(request, 429, refused.message(i18n.current_lang()))
+            return refuse(request, 429, refused.message(i18n.current_lang()))
         except (RosterNotFound, RevisionNotFound):
-            return _refuse(request, 404, i18n.gettext("There is no roster at this address."))
+            return refuse(request, 404, i18n.gettext("There is no roster at this address."))
         except games.NotPlayable:
-            return _refuse(request, 422, i18n.gettext(
+            return refuse(request, 422, i18n.gettext(
                 "The game companion plays Chainmail and Line and Square armies."))
-    return RedirectResponse(f"/g/{created.id}/play?key={quote(key)}", status_code=303)
+    return RedirectResponse(f"/g/{created.id}/play?key={quote(key)}&join={quote(join_key)}",
+                            status_code=303)
+
+
+router.include_router(game_join.router)

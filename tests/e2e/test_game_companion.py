@@ -59,7 +59,7 @@ def test_a_chainmail_army_plays_five_turns_on_a_phone_and_the_opponent_watches(
     try:
         page = player_context.new_page()
         start_from_share_view(page, live_server, stored(live_server, chainmail_army()))
-        view_link = page.locator(".links a").get_attribute("href")
+        view_link = page.locator(".links a.watch").get_attribute("href")
         watcher = watcher_context.new_page()
         watcher.goto(f"{live_server.url}{view_link}")
         expect(watcher.get_by_test_id("next-turn")).to_have_count(0)  # read-only
@@ -76,7 +76,7 @@ def test_a_chainmail_army_plays_five_turns_on_a_phone_and_the_opponent_watches(
             now = page.locator(".now .entry-roll")
             expect(now.filter(has_text="Table 16")).to_have_count(len(table16))
             expect(now.filter(has_text="Table 20")).to_have_count(1 if turn % 2 == 0 else 0)
-        peasants = page.locator("#unit-2")
+        peasants = page.locator("#unit-0-2")
         for lost in range(1, 14):
             peasants.get_by_role("button", name="A figure of Мужики lost").click()
             htmx_settled(page)
@@ -112,12 +112,12 @@ def test_a_line_and_square_force_plays_five_turns_with_order_tests(
         expect(page.locator(".thresholds")).to_contain_text("below 15 points")
         for turn in range(1, 6):
             next_turn(page, turn)
-            line = page.locator("#unit-0")
+            line = page.locator("#unit-0-0")
             line.locator("summary", has_text="Order test").click()
             line.get_by_role("button", name="Roll the order test").click()
             htmx_settled(page)
             expect(page.locator(".now .entry-what").first).to_contain_text("Order test (modifier 3")
-        hussars = page.locator("#unit-1")
+        hussars = page.locator("#unit-0-1")
         for _ in range(5):
             hussars.get_by_role("button", name=re.compile("A figure of .* lost")).click()
             htmx_settled(page)
@@ -138,7 +138,7 @@ def test_without_javascript_the_buttons_are_plain_forms(
             page.wait_for_load_state()
             expect(page.locator(".turn-number")).to_have_text(str(turn))
         assert page.url.startswith(play.split("#")[0])
-        view = page.locator(".links a").get_attribute("href")
+        view = page.locator(".links a.watch").get_attribute("href")
         page.goto(f"{live_server.url}{view}")
         expect(page.locator(".turn-number")).to_have_text("2")
         expect(page.locator(".log .entry-roll").filter(has_text="Table 16")).not_to_have_count(0)

@@ -2,10 +2,11 @@
 
 Every `curl` command in a ```sh block of README.md and docs/*.md is run by the shell, in order,
 on a real uvicorn over a temp SQLite file (the address `http://127.0.0.1:8000` swapped for its
-own; `$ID` and `$KEY` are the last stored roster's `id` and `edit_key`). When a ```json block
-follows, it is the answer the docs show for the block's last command: every field shown must be
-in the real answer with that value ("…" stands for any value, and a list must be as long).
-Without one, each command must be answered below 400.
+own; `$ID` and `$KEY` are the last answer's `id` and `edit_key`, `$GAME` and `$JOIN` the last
+game started and its `join_key`). When a ```json block follows, it is the answer the docs show
+for the block's last command: every field shown must be in the real answer with that value
+("…" stands for any value, and a list must be as long). Without one, each command must be
+answered below 400.
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ def test_the_examples_answer_as_shown(document: Path, server: Server, tmp_path: 
                 answer = None
             if isinstance(answer, dict) and {"id", "edit_key"} <= answer.keys():
                 env["ID"], env["KEY"] = answer["id"], answer["edit_key"]
+            if isinstance(answer, dict) and {"id", "join_key"} <= answer.keys():
+                env["GAME"], env["JOIN"] = answer["id"], answer["join_key"]
             if shown is None:
                 assert status < 400, f"{document.name}: {command}\n{status} {body[:500]}"
         if shown is not None:

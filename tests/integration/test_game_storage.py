@@ -11,10 +11,12 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 from sqlmodel import Session
 
 from app.domain import RosterDocument
 from app.services import games, rosters
+from app.services.reads import digest
 from app.storage.db import make_engine
 from app.storage.tables import Game, GameEntry, utcnow
 from tests.helpers.databases import app_database, settings_for
@@ -31,16 +33,17 @@ def _roster(session: Session) -> str:
 
 def test_a_game_outlives_its_rosters_purge(session: Session) -> None:
     roster_id = _roster(session)
-    game, _ = games.create_game(session, roster_id, 1, "clear")
+    game, *_ = games.create_game(session, roster_id, 1, "clear")
     rosters.delete_roster(session, roster_id)
     assert rosters.purge_deleted(session, days=0, now=utcnow() + timedelta(seconds=1)) == 1
     kept = games.get_game(session, game.id)
-    assert (kept.name, kept.roster_id, len(kept.setup["units"])) == ("Войско графа", roster_id, 3)
+    units = kept.setup["sides"][0]["units"]
+    assert (kept.name, kept.roster_id, len(units)) == ("Войско графа", roster_id, 3)
 
 
 def test_two_players_pressing_next_turn_at_once_roll_one_turn(engine: object) -> None:
     with Session(engine) as session:  # type: ignore[arg-type]
-        game, _ = games.create_game(session, _roster(session), 1, "off")
+        game, *_ = games.create_game(session, _roster(session), 1, "off")
     outcomes: list[str] = []
     barrier = threading.Barrier(2)
 
@@ -108,3 +111,43 @@ def test_a_game_stored_before_castle_defenders_and_the_commanders_bonus_still_op
     played = api.post(f"/api/v1/games/{game['id']}/turns", headers={
         "Authorization": f"Bearer {game['edit_key']}", "If-Match": '"v1"'})
     assert played.status_code == 200 and played.json()["turn"] == 1
+
+
+def test_a_game_made_before_two_sides_opens_as_a_game_of_one_side(database_url: str) -> None:
+    """A game stored at the schema before games had two sides (0006), its log without
+    sides: after the migration it reads, plays and draws as the one side it was, and no one
+    can join it (it had no join key). Down again, it is kept."""
+    from alembic import command
+
+    from app.storage.db import alembic_config, migrate, schema_connection
+
+    engine = make_engine(settings_for(database_url))
+    migrate(engine, "0006")
+    game = {"id": "oldgame000000000", "setup": json.dumps({
+        "ruleset": "chainmail", "name": "Орда", "nation": "mongols", "weather": "off",
+        "units": [{"name": "Нукеры", "figures": 10, "mercenary": False, "peasants": False,
+                   "troops": ["light_horse"], "horse": True, "flags": [], "rating": None}]})}
+    entry = {"seq": 1, "turn": 0, "kind": "casualty", "unit": 0, "change": 1, "lost": 1}
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO game (id, edit_key_hash, roster_id, roster_version, ruleset, name, "
+            "setup, version, entries, created_at, updated_at) VALUES (:id, :hash, 'r', 1, "
+            "'chainmail', 'Орда', :setup, 2, 1, :now, :now)"),
+            {**game, "hash": digest("old-key"), "now": "2026-12-01 10:00:00"})
+        connection.execute(text("INSERT INTO game_entry (game_id, seq, created_at, entry) "
+                                "VALUES (:id, 1, :now, :entry)"),
+                           {"id": game["id"], "now": "2026-12-01 10:00:00",
+                            "entry": json.dumps(entry)})
+    migrate(engine)
+    with Session(engine) as session:
+        kept = games.get_game(session, game["id"])
+        assert (len(kept.setup["sides"]), kept.joinable) == (1, False)
+        assert kept.state().sides[0].units[0].lost == 1
+        assert games.check_key(session, game["id"], "old-key") == 0
+        played = games.change(session, game["id"], 2, games.undo())
+        assert played.log[-1]["side"] == 0 and played.state().sides[0].undoable == []
+    with schema_connection(engine) as connection, connection.begin():
+        command.downgrade(alembic_config(connection), "0006")
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM game")).scalar() == 1
+    engine.dispose()

@@ -51,6 +51,8 @@ GAME_FORM = {("POST", "/g/{game_id}/play")}
 EVENT_KEYED = {("POST", "/api/v1/events/{event_id}/lists"),
                ("POST", "/api/v1/events/{event_id}/publish")}
 EVENT_FORM = {("POST", "/e/{event_id}/hand-in"), ("POST", "/e/{event_id}/publish")}
+# Joins a game as its second side: the game's join key, in the header or the join form's field.
+GAME_JOIN = {("POST", "/api/v1/games/{game_id}/sides"), ("POST", "/g/{game_id}/join")}
 # Open to anyone by design, and why. None of them changes what exists; the page forms among
 # them still need the CSRF field and a same-site origin, and the API refuses other sites.
 OPEN = {
@@ -189,7 +191,8 @@ def page_request(world: World, browser: TestClient, path: str, with_csrf: bool =
 
 
 def test_every_route_that_changes_data_is_protected_or_listed_with_a_reason() -> None:
-    known = KEYED | GRANTED | GAME_KEYED | GAME_FORM | EVENT_KEYED | EVENT_FORM | set(OPEN)
+    known = (KEYED | GRANTED | GAME_KEYED | GAME_FORM | GAME_JOIN | EVENT_KEYED | EVENT_FORM
+             | set(OPEN))
     unknown = [route for route in ROUTES if route not in known]
     assert not unknown, (f"{unknown}: protect these routes (edit key or edit grant) and add "
                          "them to KEYED or GRANTED, or list them in OPEN with the reason")

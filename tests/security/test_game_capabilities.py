@@ -109,3 +109,34 @@ def test_the_play_page_needs_the_key_and_the_view_never_shows_it(games: Games) -
     for answer in (played, view):
         assert answer.headers["referrer-policy"] == "no-referrer"
         assert "script-src 'self'" in answer.headers["content-security-policy"]
+
+
+def test_a_game_is_joined_only_with_its_join_key_once(games: Games) -> None:
+    client, game = games.client, games.game
+    army = client.post("/api/v1/rosters", json=chainmail_army()).json()["id"]
+    url = f"/api/v1/games/{game['id']}/sides"
+
+    def join(headers: dict[str, str] | None = None) -> httpx.Response:
+        return client.post(url, json={"roster_id": army}, headers=headers or {})
+
+    before = games.state()
+    assert join().status_code == 401
+    for key in ("not-the-key", game["edit_key"], games.other["join_key"]):
+        assert join({"Authorization": f"Bearer {key}"}).status_code == 403
+    for foreign in FOREIGN:
+        assert join({**foreign, "Authorization": f"Bearer {game['join_key']}"}
+                    ).status_code == 403
+    browser = TestClient(client.app)
+    browser.get(f"/g/{game['id']}")
+    csrf = str(browser.cookies["muster_csrf"])
+    form = {"csrf": csrf, "key": game["join_key"], "roster_id": army}
+    for wrong in ({"csrf": ""}, {"key": game["edit_key"]}, {"key": games.other["join_key"]}):
+        page = browser.post(f"/g/{game['id']}/join", data={**form, **wrong},
+                            follow_redirects=False)
+        assert page.status_code == 403
+    assert browser.get(f"/g/{game['id']}/join?key={game['edit_key']}").status_code == 403
+    assert games.state() == before, "a refused join changed something"
+    joined = join({"Authorization": f"Bearer {game['join_key']}"})
+    assert joined.status_code == 201 and joined.json()["edit_key"] not in str(games.state())
+    assert browser.post(f"/g/{game['id']}/join", data=form,
+                        follow_redirects=False).status_code == 403  # taken: one army only

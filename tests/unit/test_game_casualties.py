@@ -13,11 +13,11 @@ from tests.unit.test_game_rolls import chainmail, line_and_square
 def test_the_chainmail_army_tests_morale_once_a_third_of_its_figures_are_lost() -> None:
     setup = chainmail("off")  # 6 + 12 + 20 = 38 figures: a third is 12.67, so 13 lost
     game = replay(setup, [])
-    assert game.thresholds()["morale_at"] == 13
+    assert game.sides[0].thresholds()["morale_at"] == 13
     log = []
     for _ in range(12):
         log += casualty(setup, game, 2, 1)
-    assert game.army_state == "steady" and not [e for e in log if e["kind"] == "threshold"]
+    assert game.sides[0].army_state == "steady" and not [e for e in log if e["kind"] == "threshold"]
     crossing = casualty(setup, game, 2, 1)
     assert [(e["kind"], e["unit"], e.get("result")) for e in crossing] == [
         ("casualty", 2, None), ("threshold", None, "morale_check")]
@@ -26,7 +26,7 @@ def test_the_chainmail_army_tests_morale_once_a_third_of_its_figures_are_lost() 
     assert [(e["kind"], e.get("of"), e.get("result")) for e in back] == [
         ("undo", crossing[0]["seq"], None), ("threshold", None, "steady")]
     log += back
-    assert replay(setup, log).lost == 12
+    assert replay(setup, log).sides[0].lost == 12
 
 
 def test_a_unit_that_loses_every_figure_is_destroyed_and_logged() -> None:
@@ -45,18 +45,19 @@ def test_a_unit_that_loses_every_figure_is_destroyed_and_logged() -> None:
 def test_line_and_square_strength_falls_with_figures_against_its_break_points() -> None:
     setup = line_and_square()  # 10 + 20 = 30 points: morale below 15, flight below 8
     game = replay(setup, [])
-    assert (game.thresholds()["morale_below"], game.thresholds()["flight_below"]) == (15, 8)
+    thresholds = game.sides[0].thresholds()
+    assert (thresholds["morale_below"], thresholds["flight_below"]) == (15, 8)
     log = []
     for _ in range(4):  # 4 of the cavalry's 6 figures (20 points): 16.67 left
         log += casualty(setup, game, 1, 1)
-    assert game.army_state == "steady" and game.thresholds()["strength"] == 16.667
+    assert game.sides[0].army_state == "steady" and game.sides[0].thresholds()["strength"] == 16.667
     log += casualty(setup, game, 1, 1)  # 13.33 left: below 15
     assert log[-1]["result"] == "morale_test"
     log += casualty(setup, game, 1, 1)  # cavalry gone: 10 left
     for _ in range(3):
         log += casualty(setup, game, 0, 1)  # 12 figures of 10 points: 7.5 left, below 8
-    assert game.army_state == "flight" and log[-1]["result"] == "flight"
-    assert replay(setup, log).thresholds() == game.thresholds()
+    assert game.sides[0].army_state == "flight" and log[-1]["result"] == "flight"
+    assert replay(setup, log).sides[0].thresholds() == game.sides[0].thresholds()
 
 
 def test_undo_walks_back_one_change_at_a_time_and_then_refuses() -> None:
@@ -66,7 +67,7 @@ def test_undo_walks_back_one_change_at_a_time_and_then_refuses() -> None:
     log += casualty(setup, game, 1, 1)
     log += undo(game, log)
     log += undo(game, log)
-    assert game.units[1].lost == 0
+    assert game.sides[0].units[1].lost == 0
     with pytest.raises(GameRefused) as refused:
         undo(game, log)
     assert refused.value.conflict

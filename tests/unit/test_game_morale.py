@@ -81,17 +81,17 @@ def test_castle_defenders_make_no_check_for_a_third_of_the_army_lost() -> None:
         game, log = replay(setup, []), []
         for _ in range(9):
             log += casualty(setup, game, 2, 1)
-        assert game.army_state == "steady"
+        assert game.sides[0].army_state == "steady"
         log += casualty(setup, game, 2, 1)  # the tenth: the check, unless defenders
-        assert (game.thresholds()["morale_at"], game.army_state) == (at, state)
+        assert (game.sides[0].thresholds()["morale_at"], game.sides[0].army_state) == (at, state)
         assert [e["result"] for e in log if e["kind"] == "threshold"] == (
             [] if defenders else ["morale_check"])
         assert game_json(setup, game)["castle_defenders"] is defenders
-        assert replay(setup, log).army_state == state
+        assert replay(setup, log).sides[0].army_state == state
 
 
 def test_a_setup_stored_before_castle_defenders_were_asked_is_not_defenders() -> None:
     setup = army()
     del setup["castle_defenders"]
     game = replay(setup, [])
-    assert (game.castle_defenders, game.thresholds()["morale_at"]) == (False, 10)
+    assert (game.sides[0].castle_defenders, game.sides[0].thresholds()["morale_at"]) == (False, 10)

@@ -92,7 +92,7 @@ def test_mercenaries_who_march_home_roll_no_more() -> None:
     game = replay(setup, [])
     log = next_turn(setup, game, dice(6, 2)) + next_turn(setup, game, dice())
     assert [e["kind"] for e in log] == ["turn", "roll", "turn"]
-    assert game.units[1].state == "march_home"
+    assert game.sides[0].units[1].state == "march_home"
 
 
 def test_the_starting_weather_is_rolled_as_the_seed_says() -> None:

@@ -71,7 +71,7 @@ def test_casualties_cross_the_army_threshold_and_undo_takes_them_back(api: TestC
         assert answer.status_code == 200, answer.text
     now = answer.json()
     assert now["thresholds"]["state"] == "morale_check"
-    assert now["log"][-1] == {"seq": 14, "turn": 0, "kind": "threshold", "unit": None,
+    assert now["log"][-1] == {"seq": 14, "turn": 0, "kind": "threshold", "side": 0, "unit": None,
                               "result": "morale_check"}
     undone = send(api, game, "undo").json()
     assert undone["thresholds"] == {"figures": 38, "lost": 12, "morale_at": 13,

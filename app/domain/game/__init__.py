@@ -9,7 +9,7 @@ injected roller, so tests can fix them; production rolls with `secrets` (`dice.s
 from app.domain.game.dice import Roller, secure
 from app.domain.game.play import GameRefused, casualty, next_turn, roll_test, start, undo
 from app.domain.game.setup import setup_of
-from app.domain.game.state import GameState, replay
+from app.domain.game.state import Army, GameState, replay
 
-__all__ = ["GameRefused", "GameState", "Roller", "casualty", "next_turn", "replay",
+__all__ = ["Army", "GameRefused", "GameState", "Roller", "casualty", "next_turn", "replay",
            "roll_test", "secure", "setup_of", "start", "undo"]

@@ -26,6 +26,9 @@ class UnitState:
     points: Fraction | None = None  # Line and Square: the unit's points
     mercenary: str | None = None  # Chainmail mercenaries: Table 16's last result
     obey_until: int = 0  # the last turn of "obey for the next 3 turns"
+    # The last test's outcome: "halted" (for the turn), "falls_back" (this turn), "routs".
+    outcome: str | None = None
+    needed: int | None = None  # Chainmail morale: the total the player's morale table asks
 
     @property
     def left(self) -> int:
@@ -37,7 +40,7 @@ class UnitState:
             return "destroyed"
         if self.mercenary in MERCENARY_LOST:
             return self.mercenary
-        return "steady"
+        return self.outcome or "steady"
 
     @property
     def strength(self) -> Fraction:
@@ -55,13 +58,12 @@ class Weather:
 
 
 @dataclass
-class GameState:
+class Army:
+    """One side of a game: its units and thresholds, and its own casualties to undo."""
+
     ruleset: str
-    turn: int = 0
     units: list[UnitState] = field(default_factory=list)
-    weather: Weather = field(default_factory=Weather)
     undoable: list[int] = field(default_factory=list)  # casualty entries' seq, last on top
-    entries: int = 0
     castle_defenders: bool = False  # Chainmail: the army holds a castle, no check for losses
 
     @property
@@ -106,6 +108,24 @@ class GameState:
                 "state": self.army_state}
 
 
+@dataclass
+class GameState:
+    """The battle: what both sides share (the turn, the weather, the log's length) and each
+    side's army, in the order they joined."""
+
+    ruleset: str
+    sides: list[Army] = field(default_factory=list)
+    turn: int = 0
+    weather: Weather = field(default_factory=Weather)
+    entries: int = 0
+
+
+def sides_of(setup: dict[str, Any]) -> list[dict[str, Any]]:
+    """A game's setup holds its sides' setups; one army's setup is a game of that side alone
+    (and every game stored before a second side could join)."""
+    return setup.get("sides") or [setup]
+
+
 def number(value: Fraction) -> int | float:
     # Points are halves, and a unit's strength a fraction of them: shown to 3 places.
     return int(value) if value.denominator == 1 else round(float(value), 3)
@@ -115,29 +135,47 @@ def apply(game: GameState, entry: Entry) -> None:
     kind = entry["kind"]
     if kind == "turn":
         game.turn = entry["turn"]
-    elif kind in ("casualty", "undo"):
-        game.units[entry["unit"]].lost = entry["lost"]
-        if kind == "casualty":
-            game.undoable.append(entry["seq"])
-        else:
-            game.undoable.pop()
+        for unit in (u for army in game.sides for u in army.units if u.outcome != "routs"):
+            unit.outcome = None  # a halt or a fall-back lasts the turn it was rolled in
     elif entry.get("table") == "20":
         weather = game.weather
         weather.column, weather.mud = entry["weather"], entry.get("mud", False)
         weather.last_downpour = entry.get("event") == "downpour"
         weather.event = entry.get("event")
+    else:
+        _apply_side(game.sides[entry.get("side", 0)], entry)
+
+
+def _apply_side(army: Army, entry: Entry) -> None:
+    # Entries logged before games had two sides name none: they are the first side's.
+    kind = entry["kind"]
+    if kind in ("casualty", "undo"):
+        army.units[entry["unit"]].lost = entry["lost"]
+        if kind == "casualty":
+            army.undoable.append(entry["seq"])
+        else:
+            army.undoable.pop()
+    elif kind == "test":
+        army.units[entry["unit"]].outcome = entry.get("outcome")
+    elif kind == "needed":
+        army.units[entry["unit"]].needed = entry["needed"]
     elif entry.get("table") == "16":
-        unit = game.units[entry["unit"]]
+        unit = army.units[entry["unit"]]
         unit.mercenary = entry["result"]
         unit.obey_until = entry.get("obey_until", unit.obey_until)
 
 
-def replay(setup: dict[str, Any], log: list[Entry]) -> GameState:
-    """The state after every entry of the log, in order."""
-    game = GameState(setup["ruleset"], castle_defenders=bool(setup.get("castle_defenders")))
+def _army(setup: dict[str, Any]) -> Army:
+    army = Army(setup["ruleset"], castle_defenders=bool(setup.get("castle_defenders")))
     for index, unit in enumerate(setup["units"]):
         points = Fraction(unit["points"]) if "points" in unit else None
-        game.units.append(UnitState(index, unit["figures"], points=points))
+        army.units.append(UnitState(index, unit["figures"], points=points))
+    return army
+
+
+def replay(setup: dict[str, Any], log: list[Entry]) -> GameState:
+    """The state after every entry of the log, in order."""
+    game = GameState(setup["ruleset"], [_army(side) for side in sides_of(setup)])
     for entry in log:
         apply(game, entry)
     game.entries = len(log)
