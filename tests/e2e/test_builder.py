@@ -305,8 +305,9 @@ def test_the_keyboards_focus_follows_a_units_action(
 
     def press(button: str, then: str) -> None:
         htmx_settled(page)
-        # A unit's buttons are in its row, opened as a player opens it (a click on it).
-        row = page.locator(f"details.unit-row:has({button})")
+        # A unit's buttons are in its row, Add engine in its fold: opened as a player opens
+        # them (a click on it).
+        row = page.locator(f"details:has({button})").first
         if row.count() and row.get_attribute("open") is None:
             row.locator("> summary").click()
         page.locator(button).focus()
@@ -321,7 +322,11 @@ def test_the_keyboards_focus_follows_a_units_action(
     press("#u3-remove", "#units-heading")     # the last one: the list's heading
     press("#u0-remove", "#u0-summary")        # the next unit's row, not its Remove
     assert page.locator("li.unit").count() == 2
-    # A button that stays where it was keeps the focus, as Add unit always did.
+    # A button that stays where it was keeps the focus, as Add unit always did (a preset's
+    # too: the unit it adds comes folded, the next one a keypress away).
+    press("#add-knights", "#add-knights")
+    assert page.locator("li.unit").count() == 3
+    press("#u2-remove", "#units-heading")
     press("#add-engine", "#add-engine")
     press("#add-engine", "#add-engine")
     press("#e0-remove", "#engines-heading")   # not the next engine's Remove

@@ -49,12 +49,13 @@ def twenty_changes(page) -> None:  # type: ignore[no-untyped-def]
     page.locator("#u0-summary").click()
     for k in range(12):
         change_figures(page, "#u0-figures-0", 8 + k)
-    for button in ("#add-unit", "#undo-button", "#add-unit"):
+    for button in ("#add-steppe_horse_archers", "#undo-button", "#add-steppe_light_lancers",
+                   "#u1-more-0", "#u1-fewer-0"):
         with page.expect_response(lambda r: r.request.method == "POST"):
             page.locator(button).first.click()
         htmx_settled(page)
     page.locator("#settings-box > summary").click()
-    for limit in (150, 250, 200):
+    for limit in (150, 200):
         with page.expect_response(lambda r: r.request.method == "POST"):
             page.locator("#roster-limit").fill(str(limit))
             page.locator("#roster-limit").press("Tab")
@@ -90,3 +91,101 @@ def test_no_console_error_on_the_editor_and_the_pages_around_it(
             page.wait_for_load_state("networkidle")
             htmx_settled(page)
     assert errors == [], errors
+
+
+def test_a_legal_200_point_mongol_army_in_ten_taps_from_the_home_page(
+        phone, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    """Nation (open the menu, pick), a usual limit, Create, three presets, then the
+    commander (open the row, tick): nine taps, nothing typed."""
+    from playwright.sync_api import expect
+
+    page, lang, errors = phone
+    page.goto(f"{live_server.url}/lang/{lang}?next=/")
+    taps = 0
+
+    def tap(selector: str, post: bool = False) -> None:
+        nonlocal taps
+        taps += 1
+        if not post:
+            page.locator(selector).tap()
+            return
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            page.locator(selector).tap()
+        htmx_settled(page)
+
+    tap("#new-nation")
+    page.locator("#new-nation").select_option("mongols")  # the menu's choice: one tap
+    taps += 1
+    tap("#limit-200")
+    tap("form[action='/rosters/new'] button[type=submit]")
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+/edit"))
+    # The first screen: the totals in words, the edit link with Copy, the add-unit control.
+    for part in ("#summary .in-words", "#edit-link", "#edit-link-card button.copy",
+                 ".preset-buttons button"):
+        expect(page.locator(part).first).to_be_in_viewport()
+    expect(page.locator("#settings-box")).not_to_have_attribute("open", "")
+    for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
+        tap(f"#add-{preset}", post=True)
+        expect(page.locator(f"#add-{preset}")).to_be_in_viewport()
+    tap("#u0-summary")
+    tap("#u0-flag-commander", post=True)
+    words = page.locator("#summary .in-words")
+    expect(words).to_contain_text("По правилам" if lang == "ru" else "Legal")
+    expect(words).to_contain_text("95 из 200" if lang == "ru" else "Points 95 of 200")
+    print(f"{lang}: a legal 200-point Mongol army in {taps} taps")
+    assert taps <= 10, taps
+    assert errors == [], errors
+
+
+def test_ten_folded_units_fit_three_phone_screens_with_totals_add_and_verdict_first(
+        phone, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    from tests.e2e.test_editor import ten_units
+
+    page, lang, _ = phone
+    made = created(live_server, {"ruleset": "chainmail", "name": "Ten", "nation": "mongols",
+                                 "points_limit": 300, "units": ten_units(), "engines": []})
+    open_editor(page, live_server, made, lang)
+    expect(page.locator("li.unit details[open]")).to_have_count(0)
+    for part in ("#summary .in-words", "#summary .in-words a", "#add-heading",
+                 ".preset-buttons button"):
+        expect(page.locator(part).first).to_be_in_viewport()
+    editor = page.locator("#editor").bounding_box()
+    height = page.evaluate("document.documentElement.scrollHeight")
+    print(f"{lang}: the 10-unit editor ends at {editor and editor['y'] + editor['height']:.0f}"
+          f" px; the whole page is {height} px")
+    assert editor and editor["y"] + editor["height"] <= 3 * PHONE["height"], editor
+
+
+def test_a_folded_rows_figures_step_without_opening_it(
+        phone, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page, lang, errors = phone
+    made = created(live_server, ARMY)
+    open_editor(page, live_server, made, lang)
+    for button, figures in (("#u1-more-0", "11"), ("#u1-more-0", "12"), ("#u1-fewer-0", "11")):
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            page.locator(button).tap()
+        htmx_settled(page)
+        expect(page.locator("#u1-count-0")).to_have_value(figures)
+    # Still folded, and the totals follow: 10 × 6 + 11 × 4 = 104, plus a light catapult.
+    expect(page.locator("#u1-row")).not_to_have_attribute("open", "")
+    expect(page.locator("#u1-cost")).to_contain_text("44")
+    change_figures(page, "#u1-count-0", 20)
+    expect(page.locator("#u1-cost")).to_contain_text("80")
+    assert errors == [], errors
+
+
+def test_the_steppers_work_without_javascript(browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        made = created(live_server, ARMY)
+        page.goto(live_server.url + made["edit_url"])
+        page.locator("#u0-more-0").click()
+        page.wait_for_load_state()
+        assert page.locator("#u0-count-0").input_value() == "11"
+    finally:
+        context.close()
