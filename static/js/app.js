@@ -217,3 +217,15 @@ document.body.addEventListener("htmx:afterRequest", (event) => {
   const summary = document.getElementById("summary");
   if (summary) summary.classList.remove("stale");
 });
+
+// A calculator's answer, swapped in place, is brought into view (a phone's form fills the
+// screen, and the result came in below it).
+document.body.addEventListener("htmx:afterSettle", (event) => {
+  const id = event.detail.target && event.detail.target.id;
+  if (!id || !/-result$|^tournament$/.test(id)) return;
+  const result = document.getElementById(id);
+  if (!result) return;
+  const top = result.getBoundingClientRect().top;
+  // Its start in view: left where it is when it is there already.
+  if (top < 0 || top > window.innerHeight * 0.75) result.scrollIntoView({ block: "start" });
+});

@@ -189,3 +189,37 @@ def test_the_steppers_work_without_javascript(browser, live_server: Server) -> N
         assert page.locator("#u0-count-0").input_value() == "11"
     finally:
         context.close()
+
+
+def test_every_calculator_is_two_taps_from_the_editor_and_answers_in_view(
+        phone, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page, lang, errors = phone
+    made = created(live_server, ARMY)
+    open_editor(page, live_server, made, lang)
+    editor = page.url
+    # The army's own: one tap from its list (weather, man-to-man, the siege for its engine).
+    for link in ("#weather-link", "#man-to-man-link", "#siege-link"):
+        expect(page.locator(link)).to_be_visible()
+    names = page.evaluate("() => ['weather', 'siege', 'man-to-man', 'tournament', "
+                          "'figure-sizes', 'order-test', 'melee', 'shooting']")
+    for name in names:
+        page.goto(editor)
+        page.locator("header nav a[href='/calc']").tap()                  # tap 1
+        page.locator(f"#calc-{name}").tap()                                # tap 2
+        page.wait_for_url(re.compile(f"/calc/{name}"))
+        form = page.locator("main form[hx-target]").first
+        target = form.get_attribute("hx-target")
+        # Compute; a form that answers each change has no button (with a script): a choice.
+        button = form.locator("button[type=submit]:visible")
+        with page.expect_response(lambda r: "/calc/" in r.url and r.request.method == "GET"):
+            if button.count():
+                button.first.tap()
+            else:
+                choice = form.locator("select").first
+                choice.select_option(index=1)
+        htmx_settled(page)
+        expect(page.locator(str(target))).to_be_in_viewport()
+        assert page.url.startswith(f"{live_server.url}/calc/{name}"), page.url
+    assert errors == [], errors
