@@ -223,3 +223,58 @@ def test_every_calculator_is_two_taps_from_the_editor_and_answers_in_view(
         expect(page.locator(str(target))).to_be_in_viewport()
         assert page.url.startswith(f"{live_server.url}/calc/{name}"), page.url
     assert errors == [], errors
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('a, button, input, select, summary')]
+    .filter(e => e.type !== 'hidden' && !e.classList.contains('skip-link') && e.checkVisibility())
+    .map(e => [e.id || e.getAttribute('href') || e.name || e.textContent.trim().slice(0, 20),
+               Math.round(e.getBoundingClientRect().width), Math.round(e.getBoundingClientRect().height)])
+    .filter(([, w, h]) => w < 24 || h < 24)"""
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 1366, "height": 900}], ids=["phone", "desktop"])
+def test_no_tap_target_is_under_24_px(browser, live_server: Server, size) -> None:  # type: ignore[no-untyped-def]
+    for lang in ("en", "ru"):
+        context = browser.new_context(viewport=size, locale=lang)
+        try:
+            page = context.new_page()
+            made = created(live_server, ARMY)
+            open_editor(page, live_server, made, lang)
+            page.locator("#u0-summary").click()  # an open row's fields too
+            pages = {"the editor": page.url}
+            page.locator(".start-game button[type=submit]").click()
+            page.wait_for_url(re.compile(r"/g/"))
+            pages["the game"] = page.url
+            pages |= {"the share view": f"{live_server.url}/r/{made['id']}",
+                      "the sheet": f"{live_server.url}/r/{made['id']}/print"}
+            pages |= {f"/calc/{name}": f"{live_server.url}/calc/{name}"
+                      for name in (*CALCULATORS, "")}
+            for where, address in pages.items():
+                if where != "the editor":
+                    page.goto(address)
+                else:
+                    page.goto(address)
+                    page.locator("#u0-summary").click()
+                page.wait_for_load_state("networkidle")
+                small = page.evaluate(SMALL_TARGETS)
+                assert small == [], (lang, where, small)
+        finally:
+            context.close()
+
+
+def test_a_change_not_saved_is_sent_again_when_the_browser_is_back_online(
+        phone, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page, lang, _ = phone
+    made = created(live_server, ARMY)
+    open_editor(page, live_server, made, lang)
+    page.context.set_offline(True)
+    page.locator("#u1-more-0").tap()
+    expect(page.locator("#unit-1 .save-failed")).to_be_visible()
+    # No Retry pressed: the connection's return sends the change.
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.context.set_offline(False)
+    htmx_settled(page)
+    expect(page.locator("#unit-1 .save-failed")).to_have_count(0)
+    expect(page.locator("#u1-count-0")).to_have_value("11")
