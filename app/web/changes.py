@@ -194,9 +194,13 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
         context.update(editing_context(request))
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
+    system = SYSTEMS[stored.ruleset]
     focus = _focus_after(action, unit, context["doc"]["units"],
-                         getattr(SYSTEMS[stored.ruleset], "LINE_FIELD", "")
-                         ) if problem is None else None
+                         getattr(system, "LINE_FIELD", "")) if problem is None else None
+    if action == "add_unit" and focus is None and "step_figures" not in system.ACTIONS \
+            and context["doc"]["units"]:
+        # A system whose folded row cannot change figures opens the new unit to edit.
+        focus = f"u{len(context['doc']['units']) - 1}-name"
     if focus == "undo-button" and undo_to is not None and undo_to < 1:
         focus = "settings-heading"  # the button is off now: the editor's own heading
     if (problem is None and action in getattr(SYSTEMS[stored.ruleset], "UNIT_ACTIONS", ())
