@@ -165,7 +165,7 @@ def test_when_nothing_earlier_is_left_the_focus_goes_to_the_editors_heading(
     assert "disabled" in undo_form(answer.text)
     assert answer.headers["HX-Trigger-After-Settle"] == \
         '{"muster-focus": {"id": "settings-heading"}}'
-    assert '<h1 id="settings-heading" tabindex="-1">' in answer.text
+    assert '<h1 id="settings-heading" tabindex="-1" dir="auto">' in answer.text
 
 
 def test_undo_from_a_stale_page_is_refused_and_changes_nothing(client: TestClient) -> None:
