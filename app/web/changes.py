@@ -194,18 +194,25 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
         context.update(editing_context(request))
     action = (form.get("action") or form.get("op", "")).partition(":")[0]
     unit = form.get("unit", "")
+    system = SYSTEMS[stored.ruleset]
     focus = _focus_after(action, unit, context["doc"]["units"],
-                         getattr(SYSTEMS[stored.ruleset], "LINE_FIELD", "")
-                         ) if problem is None else None
+                         getattr(system, "LINE_FIELD", "")) if problem is None else None
+    if action == "add_unit" and focus is None and "step_figures" not in system.ACTIONS \
+            and context["doc"]["units"]:
+        # A system whose folded row cannot change figures opens the new unit to edit.
+        focus = f"u{len(context['doc']['units']) - 1}-name"
     if focus == "undo-button" and undo_to is not None and undo_to < 1:
         focus = "settings-heading"  # the button is off now: the editor's own heading
     if (problem is None and action in getattr(SYSTEMS[stored.ruleset], "UNIT_ACTIONS", ())
             and unit.isdigit() and int(unit) < len(context["doc"]["units"])):
         # Only this unit changed: send it alone, with totals, rules and version out of band.
         i = int(unit)
-        context.update(i=i, unit=context["doc"]["units"][i], priced=context["result"]["units"][i])
+        context.update(i=i, unit=context["doc"]["units"][i], priced=context["result"]["units"][i],
+                       folded=action == "step_figures")
         response = page(request, "rosters/unit_changed.html", context)
     else:
+        if action == "add_unit" and problem is None:
+            context["fresh"] = len(context["doc"]["units"]) - 1  # marked for a moment
         response = page(request, "rosters/edit.html", context, blocks=EDITOR_BLOCKS,
                         status_code=status)
         # A unit's form targets its own list item; anything else redraws the whole editor.
@@ -226,18 +233,17 @@ def _edited(request: Request, roster_id: str, form: editing.Form,
 def _focus_after(action: str, unit: str, units: list[dict[str, Any]],
                  line_field: str = "") -> str | None:
     """The id to focus after a unit's action (static/js/app.js opens its row and scrolls it
-    into view): the new unit's name, the new line's first field (`line_field`, the system's
-    pattern), the moved unit's same button (or its other one at an end of the list), the
-    copy's name, the next unit's row after a removal (never its Remove, one keypress from
-    removing it too), else the list's heading; the engines' heading after an engine's
+    into view): none after a unit is added (it comes folded, and the Add control that keeps
+    the focus is where the next one is added), the new line's first field (`line_field`,
+    the system's pattern), the moved unit's same button (or its other one at an end of the
+    list), the copy's name, the next unit's row after a removal (never its Remove, one
+    keypress from removing it too), else the list's heading; the engines' heading after an engine's
     removal, a unit's "Add a line" after a line is removed. (A button that stays where it
     was keeps the focus by its id, as htmx gives it back.)"""
     if action == "undo":
         return "undo-button"  # to undo again, one keypress away
     if action == "remove_engine":
         return "engines-heading"  # as after a unit's removal
-    if action == "add_unit":
-        return f"u{len(units) - 1}-name" if units else None
     if not unit.isdigit():
         return None
     i = int(unit)

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from app.deps import SessionDep
+from app.domain import get_ruleset
 from app.domain.stored_documents import DOCUMENT
 from app.imports import ImportRefused, parse_roster
 from app.services import creation_limit, devices, rosters
@@ -81,6 +82,8 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return expired_form(request)
     ruleset = form.get("ruleset", "chainmail")
+    if not form.get("name", "").strip():
+        form = editing.Form([*form.items_list(), ("name", _default_name(request, ruleset, form))])
     try:
         if ruleset not in SYSTEMS:
             raise editing.EditError("ruleset", f"unknown rule system {ruleset[:40]!r}")
@@ -98,6 +101,15 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
     remember_roster(request, session, created.roster.id)
     # The key is shown once, on the editor, right after creation.
     return open_created(request, created)
+
+
+def _default_name(request: Request, ruleset: str, form: editing.Form) -> str:
+    """A new army's name when none was typed: its nation's ("Mongols"), else "New army"."""
+    system = get_ruleset(ruleset) if ruleset in SYSTEMS else None
+    nations = system.names(i18n.request_lang(request)).get("nations", {}) if system else {}
+    nation = form.get("nation", "generic")
+    return nations[nation] if nation != "generic" and nation in nations else \
+        i18n.gettext("New army")
 
 
 @router.post("/rosters/import")

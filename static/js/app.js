@@ -1,6 +1,23 @@
 // Progressive enhancement only: every page works without this file.
 document.documentElement.classList.add("js");
 
+// The new army's usual limits, one tap each (the number field takes any other).
+document.querySelectorAll(".limit-picks").forEach((picks) => { picks.hidden = false; });
+document.addEventListener("click", (event) => {
+  const pick = event.target.closest("button[data-limit]");
+  const field = pick && document.getElementById("new-limit");
+  if (!field) return;
+  field.value = pick.dataset.limit;
+  for (const other of pick.parentElement.children) other.setAttribute("aria-pressed", other === pick);
+});
+
+// A card the player puts away once read (the edit link shown after the army is made).
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-dismiss]");
+  const card = button && document.querySelector(button.dataset.dismiss);
+  if (card) card.remove();
+});
+
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("button.copy");
   if (!button) return;
@@ -24,11 +41,16 @@ document.addEventListener("click", async (event) => {
 });
 
 // A preset decides the figures, troop type and weapon of the unit it adds: while one is
-// chosen those fields are disabled, so that nothing typed into them is silently ignored.
+// chosen those fields show what it adds and are disabled, so that nothing typed into them is
+// silently ignored.
 function followPreset(select) {
+  const picked = select.selectedOptions[0];
   for (const name of ["figures", "troop", "weapon"]) {
     const field = select.form && select.form.elements.namedItem(name);
-    if (field) field.disabled = select.value !== "";
+    if (!field) continue;
+    if (!field.disabled) field.dataset.own = field.value; // the player's own, given back
+    field.value = select.value !== "" && picked ? picked.dataset[name] : field.dataset.own;
+    field.disabled = select.value !== "";
   }
 }
 
@@ -169,6 +191,9 @@ function failed(event) {
     else form.requestSubmit();
   });
   note.append(" ", retry);
+  // Back online: the change is sent again by itself, as if Retry were pressed.
+  window.addEventListener("online", () => { if (retry.isConnected) retry.click(); },
+                          { once: true });
   const mark = field && field.isConnected ? field : submitter;
   if (mark) {
     mark.classList.add("not-saved");
@@ -191,4 +216,16 @@ document.body.addEventListener("htmx:afterRequest", (event) => {
   if (form && form.isConnected) clearFailure(form);
   const summary = document.getElementById("summary");
   if (summary) summary.classList.remove("stale");
+});
+
+// A calculator's answer, swapped in place, is brought into view (a phone's form fills the
+// screen, and the result came in below it).
+document.body.addEventListener("htmx:afterSettle", (event) => {
+  const id = event.detail.target && event.detail.target.id;
+  if (!id || !/-result$|^tournament$/.test(id)) return;
+  const result = document.getElementById(id);
+  if (!result) return;
+  const top = result.getBoundingClientRect().top;
+  // Its start in view: left where it is when it is there already.
+  if (top < 0 || top > window.innerHeight * 0.75) result.scrollIntoView({ block: "start" });
 });

@@ -22,23 +22,39 @@ def new_army(page, server: Server, name: str, nation: str, limit: str = "300") -
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+/edit"))
 
 
+def more_choices(page) -> None:  # type: ignore[no-untyped-def]
+    """Open the add card's fold: the other presets and a unit from scratch."""
+    more = page.locator("#add-more")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
+
+
 def add_preset(page, preset: str) -> None:  # type: ignore[no-untyped-def]
+    """Add a preset's unit: by its own button where the army offers one, else from the list."""
     units = page.locator("li.unit").count()
-    page.get_by_label("Preset").select_option(preset)
+    button = page.locator(f".preset-buttons button[value='{preset}']")
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.get_by_role("button", name="Add unit").click()
+        if button.count():
+            button.click()
+        else:
+            more_choices(page)
+            page.get_by_label("Preset").select_option(preset)
+            page.get_by_role("button", name="Add unit").click()
     htmx_settled(page)
     page.locator("li.unit").nth(units).wait_for()
 
 
 def set_figures(page, unit: int, figures: str) -> None:  # type: ignore[no-untyped-def]
+    """Type a unit's figures: in its open row, else in the folded row's number box."""
     htmx_settled(page)
     field = page.locator(f"#u{unit}-figures-0")
+    if not field.is_visible():
+        field = page.locator(f"#u{unit}-count-0")
     with page.expect_response(lambda r: r.request.method == "POST"):
         field.fill(figures)
         field.press("Tab")
     htmx_settled(page)
-    page.locator(f"#u{unit}-figures-0[value='{figures}']").wait_for()
+    page.locator(f"#u{unit}-figures-0[value='{figures}']").wait_for(state="attached")
 
 
 def rule(page, code: str):  # type: ignore[no-untyped-def]
@@ -58,6 +74,7 @@ def test_a_legal_mongol_army_is_built_by_clicking_and_typing(
     set_figures(page, 2, "5")
     assert "check-kept" in rule(page, "mongols.medium_lancers").get_attribute("class")
     assert "check-kept" in rule(page, "mongols.horse_archers").get_attribute("class")
+    page.locator("#u0-summary").click()  # added folded: the row opens to edit
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.locator("#u0-flag-commander").check()
     htmx_settled(page)
@@ -143,7 +160,8 @@ def test_switching_to_russian_shows_russian_troop_names(
     page.get_by_role("link", name="Русский").click()
     page.wait_for_load_state()
     assert page.locator("#u0-troop-0 option:checked").text_content() == "Тяжёлый всадник"
-    assert page.get_by_role("button", name="Добавить отряд").is_visible()
+    assert page.get_by_role("heading", name="Добавить отряд").is_visible()
+    assert page.locator("#add-more > summary").inner_text() == "Другие заготовки или отряд с нуля"
     page.goto(live_server.url + "/")
     assert page.locator("h1").first.inner_text() == "Новая армия"
 
@@ -153,6 +171,7 @@ def test_a_unit_is_added_with_javascript_disabled(browser, live_server: Server) 
     try:
         page = context.new_page()
         new_army(page, live_server, "No script", "scots")
+        more_choices(page)
         page.get_by_label("Preset").select_option("swiss_pikemen")
         page.get_by_role("button", name="Add unit").click()
         page.wait_for_load_state()
@@ -177,6 +196,7 @@ def test_a_figure_count_the_browser_refuses_is_pointed_out_not_silently_dropped(
     page = context.new_page()
     new_army(page, live_server, "Refused", "generic")
     add_preset(page, "horse_archers")
+    page.locator("#u0-summary").click()
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
     field = page.locator("#u0-figures-0")
@@ -198,12 +218,19 @@ def test_a_preset_disables_the_fields_it_decides(
 
     page = context.new_page()
     new_army(page, live_server, "Choices", "generic")
+    more_choices(page)
     for name in ("#add-figures", "#add-troop", "#add-weapon"):
         expect(page.locator(name)).to_be_enabled()
     page.get_by_label("Preset").select_option("horse_archers")
     for name in ("#add-figures", "#add-troop", "#add-weapon"):
         expect(page.locator(name)).to_be_disabled()
+    # They show what the preset adds, not what was there before.
+    expect(page.locator("#add-figures")).to_have_value("10")
+    expect(page.locator("#add-troop")).to_have_value("light_horse")
+    expect(page.locator("#add-weapon")).to_have_value("composite_bow")
     page.get_by_label("Preset").select_option("")
+    expect(page.locator("#add-figures")).to_have_value("10")
+    expect(page.locator("#add-troop")).to_have_value("peasant")
     page.locator("#add-figures").fill("7")
     page.get_by_role("button", name="Add unit").click()
     page.locator("li.unit").first.wait_for()
@@ -278,8 +305,9 @@ def test_the_keyboards_focus_follows_a_units_action(
 
     def press(button: str, then: str) -> None:
         htmx_settled(page)
-        # A unit's buttons are in its row, opened as a player opens it (a click on it).
-        row = page.locator(f"details.unit-row:has({button})")
+        # A unit's buttons are in its row, Add engine in its fold: opened as a player opens
+        # them (a click on it).
+        row = page.locator(f"details:has({button})").first
         if row.count() and row.get_attribute("open") is None:
             row.locator("> summary").click()
         page.locator(button).focus()
@@ -294,7 +322,11 @@ def test_the_keyboards_focus_follows_a_units_action(
     press("#u3-remove", "#units-heading")     # the last one: the list's heading
     press("#u0-remove", "#u0-summary")        # the next unit's row, not its Remove
     assert page.locator("li.unit").count() == 2
-    # A button that stays where it was keeps the focus, as Add unit always did.
+    # A button that stays where it was keeps the focus, as Add unit always did (a preset's
+    # too: the unit it adds comes folded, the next one a keypress away).
+    press("#add-knights", "#add-knights")
+    assert page.locator("li.unit").count() == 3
+    press("#u2-remove", "#units-heading")
     press("#add-engine", "#add-engine")
     press("#add-engine", "#add-engine")
     press("#e0-remove", "#engines-heading")   # not the next engine's Remove
@@ -338,6 +370,7 @@ def test_a_removed_unit_comes_back_with_undo(context, live_server: Server) -> No
     set_figures(page, 1, "17")  # a unit's change: the undo button is redrawn out of band
     htmx_settled(page)
     with page.expect_response(lambda r: r.request.method == "POST"):
+        page.locator("#u0-summary").click()  # units come folded: the row opens to edit
         page.locator("#u0-remove").click()
     htmx_settled(page)
     assert page.locator("li.unit").count() == 1
@@ -364,6 +397,7 @@ def test_undo_clicked_right_after_typing_undoes_what_was_typed(
     new_army(page, live_server, "Typed", "generic")
     add_preset(page, "knights")
     htmx_settled(page)
+    page.locator("#u0-summary").click()  # units come folded: the row opens to edit
     before = page.locator("#u0-figures-0").input_value()
     page.locator("#u0-figures-0").fill("17")
     with page.expect_response(lambda r: "undo" in (r.request.post_data or "")):

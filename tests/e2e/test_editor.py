@@ -49,10 +49,10 @@ def open_editor(page, server: Server, made: dict, lang: str) -> None:  # type: i
 
 
 def add_preset(page, preset: str) -> None:  # type: ignore[no-untyped-def]
+    """One tap on the nation's preset: its button in the add card."""
     units = page.locator("li.unit").count()
-    page.locator("#add-preset").select_option(preset)
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#add-unit").click()
+        page.locator(f"#add-{preset}").click()
     htmx_settled(page)
     expect(page.locator("li.unit")).to_have_count(units + 1)
 
@@ -64,18 +64,23 @@ def test_a_legal_300_point_mongol_army_from_its_presets_and_make_it_legal(
     made = created(live_server, {"ruleset": "chainmail", "name": "Орда", "nation": "mongols",
                                  "points_limit": 300, "units": [], "engines": []})
     open_editor(page, live_server, made, lang)
-    # The nation's own presets come first.
-    first = page.locator("#add-preset optgroup").first.locator("option")
+    # The nation's own presets come first, each a button saying what it adds and costs.
+    first = page.locator(".preset-buttons button")
     assert [first.nth(k).get_attribute("value") for k in range(3)] == [
         "steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"]
+    points = "очков: 60" if lang == "ru" else "60 points"
+    expect(first.first).to_contain_text(points)
     for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
         add_preset(page, preset)
-        # The new unit's row is open, its name focused and in view.
-        new = page.locator("li.unit details[open]").last
-        expect(new.locator("input.unit-name")).to_be_focused()
-        expect(new).to_be_in_viewport()
-    # Too many horse archers: 40 of 50 figures.
-    field = page.locator("#u0-figures-0")
+        # The new unit comes folded and marked; the preset's button keeps the focus, so that
+        # the next one is a tap away.
+        new = page.locator("li.unit").last
+        expect(new).to_have_class(re.compile(r"\bfresh\b"))
+        expect(new.locator("details.unit-row")).not_to_have_attribute("open", "")
+        expect(page.locator(f"#add-{preset}")).to_be_focused()
+        expect(page.locator("li.unit details[open]")).to_have_count(0)
+    # Too many horse archers: 40 of 50 figures, typed into the folded row's box.
+    field = page.locator("#u0-count-0")
     with page.expect_response(lambda r: r.request.method == "POST"):
         field.fill("40")
         field.press("Tab")
@@ -219,10 +224,10 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server: Server, lang:
             page.goto(live_server.url + address)
             page.wait_for_load_state()
             no_sideways_scroll(page, address)
-        # The totals stay one line on the phone.
+        # The totals stay one line on the phone, or two in Russian, in words.
         page.goto(live_server.url + made["chainmail"]["edit_url"].split("?")[0])
-        totals = page.locator("#summary .totals").bounding_box()
-        assert totals and totals["height"] < 60, totals
+        totals = page.locator("#summary .in-words").bounding_box()
+        assert totals and totals["height"] < 90, totals
     finally:
         context.close()
 

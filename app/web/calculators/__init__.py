@@ -5,8 +5,10 @@ rule system's rules page."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends, Request
+from starlette.responses import Response
 
+from app.web import i18n
 from app.web.calculators import (
     figure_sizes,
     man_to_man,
@@ -17,7 +19,14 @@ from app.web.calculators import (
     tournament,
     weather,
 )
+from app.web.templating import render
 
 router = APIRouter()
 for module in (order_test, melee, weather, figure_sizes, siege, shooting, tournament, man_to_man):
     router.include_router(module.router)
+
+
+@router.get("/calc", include_in_schema=False, dependencies=[Depends(i18n.page_language)])
+def calculators_page(request: Request) -> Response:
+    """Every calculator on one page, by rule system: the navigation's "Calculators"."""
+    return render(request, "calc/index.html")

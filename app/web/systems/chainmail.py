@@ -11,6 +11,7 @@ from app.domain.chainmail import make_legal as legal
 from app.domain.chainmail.catalogue import PRESETS, TROOPS
 from app.domain.chainmail.far_east import AVAILABILITY
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
+from app.domain.chainmail.pricing import cost_per_figure
 from app.domain.chainmail.roster import ChainmailRoster
 from app.domain.chainmail.standing import Standing, standing, troop_standing
 from app.domain.limits import MAX_ENGINES, MAX_LINES, MAX_UNITS
@@ -77,6 +78,23 @@ def update_unit(doc: Document, form: Form) -> Document:
     return doc
 
 
+def step_figures(doc: Document, form: Form) -> Document:
+    """A folded row's figures: the numbers in its boxes, one of them a figure more or fewer
+    when its − or + was pressed (`step` "line:±1"), never under one."""
+    i = index(form, "unit", len(doc["units"]))
+    lines = doc["units"][i]["lines"]
+    for j, line in enumerate(lines):
+        if f"figures_{j}" in form:
+            line["figures"] = whole(form, f"figures_{j}")
+    where, _, by = form.get("step", "").partition(":")
+    if where:
+        j = index(Form([("line", where)]), "line", len(lines))
+        if by not in ("1", "-1"):
+            raise EditError("step", gettext("a step is one figure more or fewer"))
+        lines[j]["figures"] = max(1, lines[j]["figures"] + int(by))
+    return doc
+
+
 def add_line(doc: Document, form: Form) -> Document:
     i = index(form, "unit", len(doc["units"]))
     lines = doc["units"][i]["lines"]
@@ -131,6 +149,7 @@ ACTIONS: dict[str, Action] = {
     "settings": update_settings,
     "add_unit": add_unit,
     "update_unit": update_unit,
+    "step_figures": step_figures,
     "add_line": add_line,
     "remove_line": remove_line,
     "add_engine": add_engine,
@@ -145,7 +164,7 @@ LINE_FIELD = "u{i}-figures-{j}"
 
 
 # Actions that change one unit only: the editor redraws just that unit.
-UNIT_ACTIONS = frozenset({"update_unit", "add_line", "remove_line"})
+UNIT_ACTIONS = frozenset({"update_unit", "step_figures", "add_line", "remove_line"})
 
 
 def new_document(form: Form) -> dict[str, Any]:
@@ -246,6 +265,19 @@ def _suggestion(doc: Document, result: dict[str, Any], lang: Lang) -> legal.Sugg
     return legal.make_legal(ChainmailRoster.model_validate(doc), lang)
 
 
+def own_presets(nation: str, presets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The presets the editor offers as one-tap buttons: the nation's own, or a generic
+    army's (those of no nation)."""
+    if nation == "generic":
+        return [p for p in presets if not p["nations"]]
+    return [p for p in presets if nation in p["nations"]]
+
+
+def preset_cost(preset: dict[str, Any]) -> float:
+    """What a preset's unit costs (its figures at their price, not as mercenaries)."""
+    return float(cost_per_figure(preset["troop"], preset["weapon"], False) * preset["figures"])
+
+
 def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any],
                  lang: Lang) -> dict[str, Any]:
     """What this system's templates need beyond the document and its priced result."""
@@ -255,6 +287,7 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
             "standing_of": lambda unit: unit_standing(nation, unit),
             "flags_for": lambda unit: applicable_flags(nation, unit), "flag_names": flag_names,
             "with_standing": has_standing(nation),
+            "own_presets": own_presets(nation, catalogue["presets"]), "preset_cost": preset_cost,
             "standing_options": lambda *args, **kw: standing_options(nation, *args, **kw),
             # Asked for, not drawn with every page: the solver takes longer than all the rest
             # of a change (the editor's `?suggest=1`, web/editor.py).
