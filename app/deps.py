@@ -127,10 +127,14 @@ def edit_key(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     lang: LangDep = "en",
 ) -> str:
+    return bearer(credentials, tr(lang, "Authorization: send the roster's edit key as `Bearer "
+                                        "<edit_key>`"))
+
+
+def bearer(credentials: HTTPAuthorizationCredentials | None, missing: str) -> str:
+    """The key an `Authorization: Bearer` header carries, or 401 saying `missing`."""
     if credentials is None or not credentials.credentials:
-        raise refusal(401, tr(lang, "Authorization: send the roster's edit key as `Bearer "
-                              "<edit_key>`"),
-                      headers={"WWW-Authenticate": 'Bearer realm="muster"'})
+        raise refusal(401, missing, headers={"WWW-Authenticate": 'Bearer realm="muster"'})
     return credentials.credentials
 
 

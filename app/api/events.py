@@ -16,7 +16,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.health import UNAVAILABLE_ANSWER
 from app.api.rosters import site
-from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
+from app.deps import (
+    NOT_JSON_ANSWER,
+    ROSTER_ID,
+    LangDep,
+    SessionDep,
+    bearer,
+    json_body,
+    refusal,
+)
 from app.domain import RosterDocument
 from app.domain.base import Lang, whole_in
 from app.domain.events import EventRules
@@ -106,10 +114,7 @@ _KEYED: dict[int | str, dict[str, Any]] = {
 
 def _key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
          lang: LangDep = "en") -> str:
-    if credentials is None or not credentials.credentials:
-        raise refusal(401, tr(lang, "Authorization: send the event's key as `Bearer <key>`"),
-                      headers={"WWW-Authenticate": 'Bearer realm="muster"'})
-    return credentials.credentials
+    return bearer(credentials, tr(lang, "Authorization: send the event's key as `Bearer <key>`"))
 
 
 def _not_found(lang: Lang, event_id: str) -> Exception:

@@ -21,7 +21,15 @@ from sqlmodel import Session
 
 from app.api.health import UNAVAILABLE_ANSWER
 from app.api.rosters import IF_MATCH, WEAK, etag, expected_version, site, stale
-from app.deps import NOT_JSON_ANSWER, ROSTER_ID, LangDep, SessionDep, json_body, refusal
+from app.deps import (
+    NOT_JSON_ANSWER,
+    ROSTER_ID,
+    LangDep,
+    SessionDep,
+    bearer,
+    json_body,
+    refusal,
+)
 from app.domain import limits
 from app.domain.base import Lang, whole_in
 from app.domain.game import GameRefused
@@ -193,10 +201,8 @@ def refused_text(code: str, lang: Lang) -> str:
 
 def game_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
              lang: LangDep = "en") -> str:
-    if credentials is None or not credentials.credentials:
-        raise refusal(401, tr(lang, "Authorization: send the game's key as `Bearer <edit_key>`"),
-                      headers={"WWW-Authenticate": 'Bearer realm="muster"'})
-    return credentials.credentials
+    return bearer(credentials,
+                  tr(lang, "Authorization: send the game's key as `Bearer <edit_key>`"))
 
 
 def _not_found(lang: Lang, game_id: str) -> Exception:
