@@ -33,11 +33,12 @@ from app.deps import (
 from app.domain import limits
 from app.domain.base import Lang, whole_in
 from app.domain.game import GameRefused
+from app.domain.game.refusals import refused_text
 from app.domain.game.summary import game_json
 from app.domain.game.tables import PEASANT_ENEMIES
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.roster import FormationId
-from app.domain.text import N_, tr
+from app.domain.text import tr
 from app.errors import refusal_body
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.schemas import Failure, ValidationFailure
@@ -177,27 +178,6 @@ _CHANGE: dict[int | str, dict[str, Any]] = {
 _WITH_BODY: dict[int | str, dict[str, Any]] = {
     **_CHANGE, **NOT_JSON_ANSWER,
     413: {"model": Failure, "description": "Body over the size limit"}}
-
-_REFUSED = {
-    "no_such_unit": N_("the game has no unit by this index"),
-    "not_peasants": N_("only peasants test on Table 17"),
-    "unknown_test": N_("this rule system has no such test"),
-    "unknown_enemy": N_("attack and defence name the enemy (Table 17)"),
-    "unknown_formation": N_("no such formation"),
-    "out_of_range": N_("out of range"),
-    "plus_or_minus_one": N_("1 or -1"),
-    "none_left": N_("the unit has no figures left to lose"),
-    "none_lost": N_("the unit has lost no figures to give back"),
-    "nothing_to_undo": N_("nothing to undo: no casualty change is left to take back"),
-    "log_full": N_("the game's log is full"),
-    "no_such_side": N_("the game has no such side"),
-    "last_turn": N_("the game is at its last turn"),
-}
-
-
-def refused_text(code: str, lang: Lang) -> str:
-    return tr(lang, _REFUSED[code]) if code in _REFUSED else code
-
 
 def game_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
              lang: LangDep = "en") -> str:

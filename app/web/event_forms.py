@@ -117,16 +117,27 @@ async def hand_in(request: Request, event_id: str) -> Response:
     return await in_thread(request, _hand_in, event_id, form, content)
 
 
-def _hand_in(request: Request, session: Session, event_id: str, form: editing.Form,
-             content: bytes | None) -> Response:
+def _keyed_event(request: Request, session: Session, event_id: str, form: editing.Form,
+                 kind: events.KeyKind) -> tuple[Any, str] | Response:
+    """The event a form changes and the key its field holds, or the page refusing it: an
+    expired form, no such event, or not the event's key of this kind."""
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return expired_form(request)
     event = stored_event(session, event_id)
     if event is None:
         return missing(request)
     key = form.get("key", "")
-    if not holds_key(session, event.id, key, "hand_in"):
+    if not holds_key(session, event.id, key, kind):
         return _not_this_link(request)
+    return event, key
+
+
+def _hand_in(request: Request, session: Session, event_id: str, form: editing.Form,
+             content: bytes | None) -> Response:
+    found = _keyed_event(request, session, event_id, form, "hand_in")
+    if isinstance(found, Response):
+        return found
+    event, key = found
     player, roster_id = _player(form.get("player", "")), roster_of(form)
 
     def again(message: str, status: int) -> Response:
@@ -223,14 +234,10 @@ async def publish(request: Request, event_id: str) -> Response:
 
 def _publish(request: Request, session: Session, event_id: str,
              form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
-    event = stored_event(session, event_id)
-    if event is None:
-        return missing(request)
-    key = form.get("key", "")
-    if not holds_key(session, event.id, key, "organiser"):
-        return _not_this_link(request)
+    found = _keyed_event(request, session, event_id, form, "organiser")
+    if isinstance(found, Response):
+        return found
+    event, key = found
     try:
         events.publish(session, event.id)
     except events.EventOpen:
