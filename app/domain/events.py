@@ -8,6 +8,7 @@ rules, from the rule system's `evaluate`) and gives the list's verdict: ✓, ! o
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
@@ -64,10 +65,12 @@ class EventRules(_Rules):
     def _dates_from_text(cls, data: Any) -> Any:
         if isinstance(data, dict):
             data = dict(data)
-            if isinstance(data.get("date"), str):
-                data["date"] = dt.date.fromisoformat(data["date"])
-            if isinstance(data.get("deadline"), str):
-                data["deadline"] = dt.datetime.fromisoformat(data["deadline"])
+            for name, kind in (("date", dt.date), ("deadline", dt.datetime)):
+                if isinstance(data.get(name), str):
+                    # Text that is no ISO date is left as it came: the field itself refuses it,
+                    # by its name.
+                    with contextlib.suppress(ValueError):
+                        data[name] = kind.fromisoformat(data[name])
         return data
 
     @field_validator("nations")

@@ -132,3 +132,14 @@ def test_a_document_is_handed_in_as_it_is(api: TestClient) -> None:
     both = api.post(f"{EVENTS}/{made['id']}/lists", headers=bearer(made["hand_in_key"]),
                     json={"player": "Ян", "document": document, "roster_id": army["id"]})
     assert both.status_code == 422
+
+
+@pytest.mark.parametrize(("field", "value"), [("date", "x"), ("date", "12.12.2026"),
+                                              ("deadline", "nope"), ("deadline", "2026-13-01")])
+def test_a_date_that_is_no_iso_date_is_refused_naming_its_field(
+        api: TestClient, field: str, value: str) -> None:
+    body = {"name": "Клубный вечер", "date": "2026-12-12", "ruleset": "chainmail",
+            "deadline": "2026-12-11T18:00:00+00:00", field: value}
+    answer = api.post("/api/v1/events", json=body)
+    assert answer.status_code == 422
+    assert [d["field"] for d in answer.json()["detail"]] == [field]
