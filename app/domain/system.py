@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
 from app.domain.named import Named
@@ -46,6 +46,11 @@ class RuleSystem:
     evaluate: Callable[[Any, Lang], Evaluation]
     # The catalogue's lists of named entries, by the catalogue's key for each list.
     entries: Mapping[str, Mapping[str, Named]] = field(compare=False)
+    # The edits a player can make (the system's `edits.py`): a list of them as JSON or data.
+    edits: TypeAdapter[list[Any]] = field(compare=False)
+    # "Make it legal", where the system offers it: the suggestion and the edits that make it.
+    suggest: Callable[[Any, Lang], tuple[Any, list[Any]]] | None = field(default=None,
+                                                                         compare=False)
 
     def __post_init__(self) -> None:
         # The catalogue is fixed data every page reads; building it anew cost each editor

@@ -63,3 +63,11 @@ class UnknownDevice(Exception):
     def __init__(self, device_id: int) -> None:
         super().__init__(f"no device {device_id}")
         self.device_id = device_id
+
+
+class NoSuggestion(Exception):
+    """The roster's rule system offers no "Make it legal"."""
+
+    def __init__(self, ruleset: str) -> None:
+        super().__init__(f"{ruleset} offers no suggestion")
+        self.ruleset = ruleset

@@ -6,6 +6,7 @@ from typing import Any
 
 from app.domain.base import Lang, points_json
 from app.domain.chainmail import catalogue as cat
+from app.domain.chainmail import edits
 from app.domain.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.domain.chainmail.result import ChainmailResult
 from app.domain.chainmail.roster import ChainmailRoster
@@ -83,6 +84,8 @@ CHAINMAIL = RuleSystem(
     evaluate=evaluate,
     entries={"troop_types": cat.TROOPS, "weapons": cat.WEAPONS, "engines": cat.ENGINES,
              "nations": cat.NATIONS, "unit_flags": cat.FLAGS, "presets": cat.PRESETS},
+    edits=edits.EDITS,
+    suggest=edits.suggested,
 )
 
 __all__ = ["CHAINMAIL", "ArmySheet", "ChainmailRoster", "army_sheet", "assess", "evaluate", "price",

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.domain import limits
 from app.domain.base import Whole, whole_in
 from app.domain.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
+from app.domain.ids import ItemId, with_ids
 from app.domain.names import Note, RosterName, UnitName
 from app.domain.text import N_
 
@@ -37,12 +38,14 @@ class _Document(BaseModel):
 
 
 class Line(_Document):
+    id: ItemId | None = None  # always set once in a roster (ids.with_ids)
     troop: TroopId  # type: ignore[valid-type]
     figures: Whole = Field(ge=1, le=limits.MAX_FIGURES)
     weapon: WeaponId = "none"  # type: ignore[valid-type]
 
 
 class Unit(_Document):
+    id: ItemId | None = None
     name: UnitName = ""
     mercenary: bool = False
     flags: list[FlagId] = Field(  # type: ignore[valid-type]
@@ -59,6 +62,7 @@ class Unit(_Document):
 
 
 class EngineOrder(_Document):
+    id: ItemId | None = None
     kind: EngineId  # type: ignore[valid-type]
     count: Whole = Field(ge=1, le=limits.MAX_ENGINE_COUNT)
     mercenary: bool = False
@@ -74,3 +78,8 @@ class ChainmailRoster(_Document):
     note: Note = ""
     units: list[Unit] = Field(default_factory=list, max_length=limits.MAX_UNITS)
     engines: list[EngineOrder] = Field(default_factory=list, max_length=limits.MAX_ENGINES)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ids(cls, data: object) -> object:
+        return with_ids(data)

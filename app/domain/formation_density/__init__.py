@@ -7,6 +7,7 @@ from typing import Any
 
 from app.domain.base import Lang, points_json
 from app.domain.formation_density import catalogue as cat
+from app.domain.formation_density import edits
 from app.domain.formation_density.figures import unit_json
 from app.domain.formation_density.melee import Exchange, exchange
 from app.domain.formation_density.melee_json import melee_json
@@ -68,6 +69,7 @@ FORMATION_DENSITY = RuleSystem(
     evaluate=evaluate,
     entries={"classes": cat.CLASSES, "weapons": cat.WEAPONS, "features": cat.FEATURES,
              "protections": cat.PROTECTIONS, "line_flags": cat.LINE_FLAGS},
+    edits=edits.EDITS,
 )
 
 __all__ = ["FORMATION_DENSITY", "Exchange", "FormationDensityRoster", "Line", "MeleeResult",

@@ -10,11 +10,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, model_validator
 
 from app.domain import limits
 from app.domain.base import Whole, whole_in
 from app.domain.formation_density import catalogue as cat
+from app.domain.ids import ItemId, with_ids
 from app.domain.names import Note, RosterName, UnitName
 
 ClassId = Literal.__getitem__(tuple(cat.CLASSES))  # type: ignore[attr-defined]
@@ -50,6 +51,7 @@ class _Document(BaseModel):
 class Line(_Document):
     """Warriors of one kind in a unit: class, weapon, how many, and their protection."""
 
+    id: ItemId | None = None  # always set once in a roster (ids.with_ids)
     line_class: ClassId = Field(alias="class")  # type: ignore[valid-type]
     weapon: WeaponId  # type: ignore[valid-type]
     count: Whole = Field(ge=cat.MIN_COUNT, le=cat.MAX_COUNT, strict=True)
@@ -61,6 +63,7 @@ class Line(_Document):
 
 
 class Unit(_Document):
+    id: ItemId | None = None
     name: UnitName = ""
     density: Whole = Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY, strict=True)
     files: Whole = Field(ge=cat.MIN_FILES, le=cat.MAX_FILES, strict=True)
@@ -79,6 +82,11 @@ class FormationDensityRoster(_Document):
     points_limit: whole_in(1, limits.MAX_POINTS_LIMIT) | None = None
     note: Note = ""
     units: list[Unit] = Field(default_factory=list, max_length=limits.MAX_UNITS)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ids(cls, data: object) -> object:
+        return with_ids(data)
 
     def total(self) -> Fraction:
         """The sum of the points the player entered, exact (halves stay halves)."""

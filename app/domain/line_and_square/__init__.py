@@ -8,6 +8,7 @@ from typing import Any
 
 from app.domain.base import Lang, points_json
 from app.domain.line_and_square import catalogue as cat
+from app.domain.line_and_square import edits
 from app.domain.line_and_square.actions import allowed_actions
 from app.domain.line_and_square.break_points import BreakPoints, break_points
 from app.domain.line_and_square.order_test import OrderTest, chance_json, unit_chances
@@ -101,6 +102,7 @@ LINE_AND_SQUARE = RuleSystem(
     catalogue=catalogue_json,
     evaluate=evaluate,
     entries={"classes": cat.CLASSES, "formations": cat.FORMATIONS, "actions": cat.ACTIONS},
+    edits=edits.EDITS,
 )
 
 __all__ = ["LINE_AND_SQUARE", "LineAndSquareRoster", "OrderTest", "allowed_actions", "assess",

@@ -10,10 +10,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, model_validator
 
 from app.domain import limits
 from app.domain.base import Whole, whole_in
+from app.domain.ids import ItemId, with_ids
 from app.domain.line_and_square import catalogue as cat
 from app.domain.names import Note, RosterName, UnitName
 
@@ -45,6 +46,7 @@ class _Document(BaseModel):
 
 
 class Unit(_Document):
+    id: ItemId | None = None  # always set once in a roster (ids.with_ids)
     name: UnitName = ""
     unit_class: ClassId = Field(alias="class")  # type: ignore[valid-type]
     figures: Whole = Field(ge=cat.MIN_FIGURES, le=cat.MAX_FIGURES, strict=True)
@@ -64,6 +66,11 @@ class LineAndSquareRoster(_Document):
     points_limit: whole_in(1, limits.MAX_POINTS_LIMIT) | None = None
     note: Note = ""
     units: list[Unit] = Field(default_factory=list, max_length=limits.MAX_UNITS)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ids(cls, data: object) -> object:
+        return with_ids(data, line_key=None)
 
     def total(self) -> Fraction:
         """The sum of the points the player entered, exact (halves stay halves)."""
