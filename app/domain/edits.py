@@ -94,7 +94,7 @@ def new_unit(doc: Document, unit: Document, line_key: str | None = "lines") -> D
     unit = {**unit, "id": next_id("u", (u.get("id") for u in doc["units"]))}
     if line_key is not None:
         unit[line_key] = numbered([{k: v for k, v in line.items() if k != "id"}
-                                   for line in unit[line_key]], "l", "lines")
+                                   for line in unit[line_key]], "l", (line_key,))
     return unit
 
 

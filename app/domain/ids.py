@@ -5,7 +5,8 @@ removing another unit never turns an edit on one unit into an edit on its neighb
 without ids (sent by an older client, stored before ids existed) is given them as it is read:
 `u1`, `u2` … in list order, each line `l1`, `l2` … within its unit, engines `e1` …; a new
 item takes the next number after the highest in use, so the same edits give the same ids
-whichever door (the page or the API) they came through.
+whichever door (the page or the API) they came through. The same id twice in one list is
+refused as pydantic's error at that item's `id` (`units.3.id`), as any other bad field.
 """
 
 from __future__ import annotations
@@ -14,10 +15,15 @@ import re
 from collections.abc import Iterable
 from typing import Annotated, Any
 
-from pydantic import BaseModel, StringConstraints
+from pydantic import BaseModel, StringConstraints, ValidationError
+
+from app.domain.text import N_
 
 ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 """A unit's, line's or engine's id: letters, digits, '-' and '_', at most 32."""
+
+# The refusal of an id given twice (a msgid: a page says it in its language, the API as written).
+REPEATED_ID = N_("this id is already used in the list: each must be different")
 
 
 def next_id(prefix: str, taken: Iterable[str | None]) -> str:
@@ -39,17 +45,26 @@ def _with_id(item: Any, new: str) -> Any:
     return {**item, "id": new}
 
 
-def numbered(items: Any, prefix: str, what: str) -> Any:
-    """`items` (dicts or models) each with an id: missing ones get the next free; the same id
-    twice is refused (ValueError naming it), as an edit could not tell the two apart."""
+def repeated(loc: tuple[str | int, ...], found: str) -> ValidationError:
+    """pydantic's error for an id given twice, at `loc` (the second one's `id`): raised in a
+    model's validator, it keeps that place, so the API and the pages name the field."""
+    return ValidationError.from_exception_data("roster", [{
+        "type": "value_error", "loc": loc, "input": found,
+        "ctx": {"error": ValueError(REPEATED_ID)}}])
+
+
+def numbered(items: Any, prefix: str, loc: tuple[str | int, ...]) -> Any:
+    """`items` (dicts or models, the list at `loc` in the document) each with an id: missing
+    ones get the next free; the same id twice is refused (`repeated`), as an edit could not
+    tell the two apart."""
     if not isinstance(items, list):
         return items  # not a list: the model's own validation refuses it
     seen: set[str] = set()
-    for item in items:
+    for place, item in enumerate(items):
         found = _id_of(item)
         if isinstance(found, str):
             if found in seen:
-                raise ValueError(f"{what}: the id {found[:32]!r} is used twice")
+                raise repeated((*loc, place, "id"), found)
             seen.add(found)
     if len(seen) == len(items):
         return items
@@ -69,21 +84,22 @@ def with_ids(data: Any, line_key: str | None = "lines") -> Any:
     if not isinstance(data, dict):
         return data
     data = dict(data)
-    units = numbered(data.get("units"), "u", "units")
+    units = numbered(data.get("units"), "u", ("units",))
     if line_key is not None and isinstance(units, list):
-        units = [_lines_numbered(unit, line_key) for unit in units]
+        units = [_lines_numbered(unit, line_key, ("units", place, line_key))
+                 for place, unit in enumerate(units)]
     if "units" in data:
         data["units"] = units
     if "engines" in data:
-        data["engines"] = numbered(data["engines"], "e", "engines")
+        data["engines"] = numbered(data["engines"], "e", ("engines",))
     return data
 
 
-def _lines_numbered(unit: Any, key: str) -> Any:
+def _lines_numbered(unit: Any, key: str, loc: tuple[str | int, ...]) -> Any:
     if isinstance(unit, dict) and isinstance(unit.get(key), list):
-        lines = numbered(unit[key], "l", "lines")
+        lines = numbered(unit[key], "l", loc)
         return unit if lines is unit[key] else {**unit, key: lines}
     if isinstance(unit, BaseModel):
-        lines = numbered(getattr(unit, key), "l", "lines")
+        lines = numbered(getattr(unit, key), "l", loc)
         return unit if lines is getattr(unit, key) else unit.model_copy(update={key: lines})
     return unit

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from app.domain import limits
 from app.domain.base import Whole, whole_in
 from app.domain.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
-from app.domain.ids import ItemId, with_ids
+from app.domain.ids import REPEATED_ID, ItemId, with_ids
 from app.domain.names import Note, RosterName, UnitName
 from app.domain.text import N_
 
@@ -25,10 +25,10 @@ NationId = Literal.__getitem__(tuple(NATIONS))  # type: ignore[attr-defined]
 FlagId = Literal.__getitem__(tuple(FLAGS))  # type: ignore[attr-defined]
 
 
-# The refusals of the models' own checks (msgids): a page says them in its language, the API
-# as written.
+# The refusals of the models' own checks (msgids; ids.py's is every system's): a page says
+# them in its language, the API as written.
 REPEATED_FLAG = N_("each flag may appear only once")
-VALUE_ERRORS = frozenset({REPEATED_FLAG})
+VALUE_ERRORS = frozenset({REPEATED_FLAG, REPEATED_ID})
 
 
 class _Document(BaseModel):
