@@ -41,6 +41,10 @@ def test_the_json_export_is_the_stored_document_with_its_format(client: TestClie
     stored = client.get(f"/api/v1/rosters/{roster_id}").json()["document"]
     assert {k: v for k, v in body.items()
             if k not in ("format", "ruleset_version", "exported_at")} == stored
+    # With the ids an edit names them by (app/domain/ids.py): an import keeps them.
+    assert [u["id"] for u in body["units"]] == ["u1", "u2"]
+    assert [line["id"] for u in body["units"] for line in u["lines"]] == ["l1", "l1"]
+    assert [e["id"] for e in body["engines"]] == ["e1"]
 
 
 @pytest.mark.parametrize("ext", ["json", *TEXT_TYPES])

@@ -125,10 +125,13 @@ def test_a_roster_is_stored_read_copied_exported_and_imported_unchanged(
         api: TestClient) -> None:
     created = store(api)
     read = api.get(f"/api/v1/rosters/{created['id']}").json()
+    # Stored as sent, every default written out, each unit and each of its lines given its id.
     assert read["document"] == LEGION | {"units": [
-        {**u, "note": u.get("note", ""), "lines": [
-            {"shield": False, "armour": False, "mounted": False, "cavalry_armour": False,
-             "moved_straight": False, **ln} for ln in u["lines"]]} for u in LEGION["units"]]}
+        {"id": f"u{n}", **u, "note": u.get("note", ""), "lines": [
+            {"id": f"l{j}", "shield": False, "armour": False, "mounted": False,
+             "cavalry_armour": False, "moved_straight": False, **ln}
+            for j, ln in enumerate(u["lines"], start=1)]}
+        for n, u in enumerate(LEGION["units"], start=1)]}
     assert read["result"]["total"] == 19.5
     copied = api.post(f"/api/v1/rosters/{created['id']}/copy").json()
     assert copied["document"] == read["document"] and copied["id"] != created["id"]

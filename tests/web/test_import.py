@@ -202,6 +202,87 @@ def test_export_then_import_gives_the_same_document_and_price(client: TestClient
     assert copy["result"] == original["result"]
 
 
+# ---------------------------------------------------------------- ids kept, ids refused
+
+def ids_of(document: dict[str, Any]) -> list[Any]:
+    """A document's ids: each unit's with its lines', and each engine's."""
+    return [[(u["id"], [line["id"] for line in u["lines"]]) for u in document["units"]],
+            [e["id"] for e in document["engines"]]]
+
+
+# Ids out of their list's order, as edits leave them (moved, removed): an import that
+# numbered them anew would give u1, u2 and l1, l2 instead.
+WITH_IDS = {**DOCUMENT, "units": [
+    {**DOCUMENT["units"][1], "id": "u7",
+     "lines": [{**DOCUMENT["units"][1]["lines"][0], "id": "l3"},
+               {"id": "l1", "troop": "medium_horse", "figures": 4}]},
+    {**DOCUMENT["units"][0], "id": "u2"}],
+    "engines": [{"id": "e5", "kind": "bombard", "count": 1},
+                {"kind": "light_cannon", "count": 2}]}
+WITH_IDS_IDS = [[("u7", ["l3", "l1"]), ("u2", ["l1"])], ["e5", "e6"]]
+
+
+def test_an_exported_file_imported_again_keeps_every_id(client: TestClient) -> None:
+    data = exported(client, WITH_IDS)
+    assert ids_of(json.loads(data)) == WITH_IDS_IDS
+    as_json = client.post("/api/v1/rosters/import", content=data,
+                          headers={"Content-Type": "application/json"})
+    as_upload = client.post("/api/v1/rosters/import",
+                            files={"file": ("army.json", data, "application/json")})
+    client.get("/")
+    on_the_page = client.post("/rosters/import", data={"csrf": client.cookies.get("muster_csrf")},
+                              files={"file": ("army.json", data, "application/json")},
+                              follow_redirects=False)
+    assert on_the_page.status_code == 303, on_the_page.text
+    page_id = re.fullmatch(r"/r/([^/]+)/edit\?created=1", on_the_page.headers["location"])
+    assert page_id is not None
+    made = [as_json.json()["id"], as_upload.json()["id"], page_id.group(1)]
+    for roster_id in made:
+        stored = client.get(f"/api/v1/rosters/{roster_id}").json()["document"]
+        assert ids_of(stored) == WITH_IDS_IDS
+        again = client.get(f"/api/v1/rosters/{roster_id}/export.json").json()
+        assert ids_of(again) == WITH_IDS_IDS
+    assert len(set(made)) == 3
+
+
+def _twice(where: str) -> tuple[dict[str, Any], str]:
+    """A document giving one id twice in the list `where`, and the field of the second."""
+    unit = DOCUMENT["units"][0]
+    if where == "units":
+        return {**DOCUMENT, "units": [{**unit, "id": "u1"}, {**unit, "id": "u1"}]}, "units[1].id"
+    if where == "lines":
+        lines = [{**unit["lines"][0], "id": "a"}] * 2
+        return {**DOCUMENT, "units": [unit, {**unit, "lines": lines}]}, "units[1].lines[1].id"
+    if where == "engines":
+        return {**DOCUMENT, "engines": [{"id": "e2", "kind": "bombard", "count": 1}] * 2}, \
+            "engines[1].id"
+    fd_unit = {"id": "x", "density": 3, "files": 5, "lines": [
+        {"id": "l1", "class": "melee_specialists", "weapon": "sword", "count": 5}] * 2}
+    if where == "formation_density lines":
+        return {"name": "Легион", "ruleset": "formation_density", "units": [fd_unit]}, \
+            "units[0].lines[1].id"
+    ls_unit = {"id": "x", "class": "line_infantry", "figures": 12, "speed": 6, "points": 10}
+    return {"name": "Бригада", "ruleset": "line_and_square", "units": [ls_unit] * 2}, \
+        "units[1].id"
+
+
+@pytest.mark.parametrize("where", ["units", "lines", "engines", "formation_density lines",
+                                   "line_and_square units"])
+def test_a_document_with_an_id_twice_is_refused_naming_the_second_and_stores_nothing(
+        client: TestClient, where: str) -> None:
+    document, field = _twice(where)
+    before = stored_count(client)
+    for path in ("/api/v1/rosters/import", "/api/v1/rosters"):
+        answer = client.post(path, json=document)
+        assert answer.status_code == 422, answer.text
+        body = answer.json()
+        assert [d["field"] for d in body["detail"]] == [field]
+        assert body["message"] == (
+            f"{field}: Value error, this id is already used in the list: each must be "
+            "different")
+    assert stored_count(client) == before
+
+
 # ---------------------------------------------------------------- the home page's words
 
 def upload(client: TestClient, document: Any, lang: str) -> str:
@@ -263,6 +344,10 @@ WRONG_FILES: dict[str, tuple[dict[str, Any], str, str]] = {
     "not a whole number": ({**DOCUMENT, "points_limit": "300"},
                            "Points limit: must be a whole number",
                            "Лимит очков: должно быть целым числом"),
+    "an id twice": ({**DOCUMENT, "units": [{"id": "u1"}, {"id": "u1"}]},
+                    "Unit 2, id: this id is already used in the list: each must be different",
+                    "Отряд 2, id: этот идентификатор уже есть в списке: у каждого он должен "
+                    "быть свой"),
     "a flag twice": ({**DOCUMENT, "units": [{"flags": ["elite", "elite"]}]},
                      "Unit 1, Special rules: each flag may appear only once",
                      "Отряд 1, Особые правила: каждое особое правило можно указать только "

@@ -174,10 +174,12 @@ def test_a_stored_roster_is_read_changed_copied_and_kept_in_revisions(api: TestC
     response = api.post(f"{ROSTERS}?lang=ru", json=army())
     assert response.status_code == 201, response.text
     created = response.json()
+    # Stored as sent, every default written out, each unit given its id in list order.
     assert created["document"] == {**army(), "points_limit": None, "note": "",
-                                   "units": [{"name": "", "accuracy": None, "discipline": 0,
-                                              "officer": False, "formation": "loose",
-                                              "note": "", **u} for u in army()["units"]]}
+                                   "units": [{"id": f"u{n}", "name": "", "accuracy": None,
+                                              "discipline": 0, "officer": False,
+                                              "formation": "loose", "note": "", **u}
+                                             for n, u in enumerate(army()["units"], start=1)]}
     assert created["result"] == price(api, army(), "ru")
     changed = army(*army()["units"], unit(name="Резерв", points=18))
     answer = api.put(f"{ROSTERS}/{created['id']}", json=changed,
@@ -185,6 +187,7 @@ def test_a_stored_roster_is_read_changed_copied_and_kept_in_revisions(api: TestC
     assert answer.status_code == 200, answer.text
     read = api.get(f"{ROSTERS}/{created['id']}").json()
     assert read["version"] == 2 and read["document"]["units"][2]["name"] == "Резерв"
+    assert [u["id"] for u in read["document"]["units"]] == ["u1", "u2", "u3"]
     assert [i["code"] for i in read["result"]["issues"]] == ["roster.over_limit"]
     revisions = api.get(f"{ROSTERS}/{created['id']}/revisions").json()
     assert [r["version"] for r in revisions] == [1, 2]
