@@ -37,14 +37,14 @@ depends_on: str | Sequence[str] | None = None
 
 BATCH = 500  # rows read, changed and written at a time: memory stays bounded on any table
 
-# The rule systems whose units have lines, and those with engines.
+# The rule systems of 0009, those whose units have lines, and those with engines.
+KNOWN = frozenset({"chainmail", "line_and_square", "formation_density"})
 WITH_LINES = frozenset({"chainmail", "formation_density"})
 WITH_ENGINES = frozenset({"chainmail"})
 
-KNOWN = frozenset({"chainmail", "line_and_square", "formation_density"})
-
-# Each table holding a roster document: its name and its primary key's columns.
-TABLES: tuple[tuple[str, tuple[tuple[str, type[sa.types.TypeEngine[Any]]], ...]], ...] = (
+Key = tuple[tuple[str, Any], ...]  # a primary key's columns: (name, type) each
+# Each table holding a roster document, and its primary key.
+TABLES: tuple[tuple[str, Key], ...] = (
     ("roster", (("id", sa.String),)),
     ("revision", (("roster_id", sa.String), ("version", sa.Integer))),
     ("event_list", (("id", sa.String),)))
@@ -132,7 +132,7 @@ def rewritten(text: str, change: Callable[[dict[str, Any]], dict[str, Any]]) -> 
     return new
 
 
-def _each_batch(name: str, keys: tuple[tuple[str, type[sa.types.TypeEngine[Any]]], ...],
+def _each_batch(name: str, keys: Key,
                 change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     table = sa.table(name, *(sa.column(k, kind) for k, kind in keys),
                      sa.column("document", sa.Text))

@@ -240,7 +240,9 @@ def test_revisions_past_one_batch_are_all_given_their_ids(engine: Engine) -> Non
     migrate(engine)
     stored = _documents(engine)
     assert len(stored) == batch + 2
-    assert all(_ids(d)[0][0][0] == "u1" for d in stored.values())
+    expected = {"arosterwithmany0": OLD_IDS["linesquare000000"],
+                "brosterwiththree": OLD_IDS["formation0000000"]}
+    assert all(_ids(d) == expected[roster_id] for (roster_id, _), d in stored.items())
 
 
 def test_a_game_and_an_event_list_stored_before_still_read_after(engine: Engine) -> None:
