@@ -535,3 +535,6 @@ def test_the_openapi_description_shows_every_systems_edits_and_every_answer(
     assert {"200", "401", "403", "404", "409", "410", "412", "428"} <= set(undo_answers)
     legal = spec["paths"]["/api/v1/rosters/{roster_id}/make-legal"]["get"]["responses"]
     assert {"200", "404", "410"} <= set(legal)
+    for operation in (rosters["patch"], spec["paths"]["/api/v1/rosters/{roster_id}/undo"]["post"]):
+        (header,) = [p for p in operation["parameters"] if p["name"] == "If-Match"]
+        assert header["in"] == "header" and header["required"] is True
