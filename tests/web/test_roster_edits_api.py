@@ -4,6 +4,7 @@ client uses them (app/api/roster_edits.py)."""
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -538,3 +539,25 @@ def test_the_openapi_description_shows_every_systems_edits_and_every_answer(
     for operation in (rosters["patch"], spec["paths"]["/api/v1/rosters/{roster_id}/undo"]["post"]):
         (header,) = [p for p in operation["parameters"] if p["name"] == "If-Match"]
         assert header["in"] == "header" and header["required"] is True
+
+
+def test_the_api_docs_list_every_op_of_each_system_with_its_fields() -> None:
+    from pathlib import Path
+
+    from app.domain import RULESETS
+
+    text = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    section = text.split("### The edits of each rule system", 1)[1].split("\n## ", 1)[0]
+    # "Every rule system:" or a system's name, then its table.
+    parts = re.split(r"\n([A-Z][^|\n]*):\n\n", section)
+    tables = dict(zip(parts[1::2], parts[2::2], strict=True))
+    for system in RULESETS.values():
+        table = tables[system.name("en")]
+        schema = system.edits.json_schema()
+        for op, ref in schema["items"]["discriminator"]["mapping"].items():
+            rows = [row for part in (tables["Every rule system"], table)
+                    for row in part.splitlines() if row.startswith(f"| `{op}` |")]
+            assert rows, (system.id, op)
+            fields = schema["$defs"][ref.rsplit("/", 1)[1]]["properties"]
+            missing = [f for f in fields if f != "op" and not any(f"`{f}`" in r for r in rows)]
+            assert not missing, (system.id, op, missing)
