@@ -169,9 +169,10 @@ def make_legal(request: Request, roster_id: RosterId, session: SessionDep,
     try:
         found, made = edits.suggestion(roster, lang)
     except NoSuggestion as error:
+        offered = ", ".join(s.name(lang) for s in RULESETS.values() if s.suggest is not None)
         raise refusal(404, tr(lang, "%(system)s has no “Make it legal”: it is offered for "
-                              "Chainmail rosters", system=RULESETS[roster.ruleset].name(lang))
-                      ) from error
+                              "%(offered)s rosters", system=RULESETS[roster.ruleset].name(lang),
+                              offered=offered)) from error
     answer = {"possible": found.possible, "reason": found.reason or None,
               "outcome": found.outcome, "moved": found.moved, "total": points_json(found.total),
               "version": roster.version, "edits": [edit_data(edit) for edit in made]}
