@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import __version__, errors
-from app.api import calculators, docs, exports, health, pricing, rosters
+from app.api import calculators, docs, exports, health, pricing, roster_edits, rosters
 from app.api import events as events_api
 from app.api import games as games_api
 from app.config import Settings, get_settings
@@ -96,6 +96,7 @@ def _include_routes(app: FastAPI) -> None:
     app.include_router(changes.router)
     app.include_router(exports.router)
     app.include_router(rosters.router)
+    app.include_router(roster_edits.router)
     app.include_router(games_api.router)
     app.include_router(events_api.router)
     app.include_router(sheet.router)

@@ -281,3 +281,7 @@ def read_revision(roster_id: RosterId, session: SessionDep,
                               roster_id=roster_id, version=version)) from error
     except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
+
+
+# The answers above, as the roster edits API (roster_edits.py) documents them too.
+KEY_ANSWERS, MISSING, INVALID, BODY, VERSIONED = _KEY_ANSWERS, _MISSING, _INVALID, _BODY, _VERSIONED

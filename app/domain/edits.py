@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.domain import limits
-from app.domain.base import Lang, whole_in
+from app.domain.base import Lang, Whole, whole_in
 from app.domain.ids import ItemId, next_id, numbered
 from app.domain.names import Note, RosterName, UnitName
 from app.domain.text import N_, tr
@@ -45,10 +45,17 @@ TOO_MANY_LINES = N_("at most %(n)s lines")
 TOO_MANY_ENGINES = N_("at most %(n)s engines")
 
 
+def _op_required(schema: dict[str, Any]) -> None:
+    """`op` tells the edits apart, so every edit sent as JSON names it (its default only
+    spares code that builds an edit from writing it twice)."""
+    schema["required"] = ["op", *(name for name in schema.get("required", []) if name != "op")]
+
+
 class Edit(BaseModel):
     """One edit; a subclass sets `op` and `apply`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True,
+                              json_schema_extra=_op_required)
     # Fields that say what the edit acts on, not what it sets.
     ADDRESS: ClassVar[frozenset[str]] = frozenset({"op", "unit", "line", "engine"})
     # Fields whose null is a value to set ("no limit", "cannot shoot"), not "leave it".
@@ -140,7 +147,7 @@ class MoveUnit(Edit):
 
     op: Literal["move_unit"] = "move_unit"
     unit: ItemId
-    by: int = Field(ge=-limits.MAX_UNITS, le=limits.MAX_UNITS)
+    by: Whole = Field(ge=-limits.MAX_UNITS, le=limits.MAX_UNITS)
 
     def apply(self, doc: Document, lang: Lang) -> None:
         units = doc["units"]

@@ -34,7 +34,8 @@ FOREIGN = [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"},
 
 # Changes an existing roster: the API asks for its edit key (Authorization: Bearer).
 KEYED = {("PUT", "/api/v1/rosters/{roster_id}"), ("DELETE", "/api/v1/rosters/{roster_id}"),
-         ("POST", "/api/v1/rosters/{roster_id}/restore")}
+         ("POST", "/api/v1/rosters/{roster_id}/restore"),
+         ("PATCH", "/api/v1/rosters/{roster_id}"), ("POST", "/api/v1/rosters/{roster_id}/undo")}
 # Changes an existing roster from a page: this browser must hold the roster's edit grant
 # (device cookie, given for the edit link) and echo its CSRF cookie.
 GRANTED = {("POST", "/r/{roster_id}/edit"), ("POST", "/r/{roster_id}/link"),
@@ -153,11 +154,18 @@ def api_request(world: World, method: str, path: str) -> Send:
                                                   "defender": {"weapon_class": 5}},
         "/api/v1/rulesets/formation_density/shooting": {
             "hits": 3, "shooter_density": 4, "target": {"density": 3}},
-        "/api/v1/rosters/{roster_id}": army("Изменённая") if method == "PUT" else None,
+        "/api/v1/rosters/{roster_id}": {"PUT": army("Изменённая"), "PATCH": {"edits": [
+            {"op": "set_roster", "name": "Изменённая"}]}}.get(method),
         "/api/v1/games": {"roster_id": world.first["id"]},
         "/api/v1/events": event(),
     }.get(path)
-    base = {"If-Match": '"v1"'} if method == "PUT" else {}
+    base = {"If-Match": '"v1"'} if method in ("PUT", "PATCH") else {}
+    if path.endswith("/undo"):  # a version to go back from, made with the key beforehand
+        made = world.client.patch(
+            url.removesuffix("/undo"), json={"edits": [{"op": "remove_unit", "unit": "u1"}]},
+            headers={"Authorization": f"Bearer {world.first['edit_key']}", "If-Match": '"v1"'})
+        assert made.status_code == 200, made.text
+        base = {"If-Match": '"v2"'}
 
     def send(headers: dict[str, str] | None = None) -> httpx.Response:
         return world.client.request(method, url, json=body, headers={**base, **(headers or {})})

@@ -63,6 +63,8 @@ class AddUnit(Edit):
 
     def apply(self, doc: Document, lang: Lang) -> None:
         common.room_for_unit(doc)
+        if len(set(self.flags)) != len(self.flags):
+            raise EditError("flags", REPEATED_FLAG)
         if self.preset is not None:
             preset = PRESETS[self.preset]
             lines = [{"troop": preset.troop, "figures": preset.figures, "weapon": preset.weapon}]
