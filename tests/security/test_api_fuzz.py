@@ -16,7 +16,9 @@ roster, 403 for a key that is not its key, 409 for a lost race, and 410 for a ro
 earlier case deleted with its real key — each documented for its operation. A roster's PATCH
 takes edits of its own rule system: the body's schema holds every system's edits, so an edit
 of another system, or one naming a unit the roster does not have, is a request inside the
-schema answered 422 (naming `body.edits.<i>.<field>`). A method an
+schema answered 422 (naming `body.edits.<i>.<field>`). Likewise a roster document whose units,
+lines or engines repeat an id is inside the schema (JSON Schema cannot say that a property is
+unique across a list's items) and answered 422 naming the repeated id. A method an
 address does not take is answered 405 with every method it does take in `Allow`.
 
 A third of the cases are pointed at rosters (and games) that exist, some with their real key
@@ -132,9 +134,16 @@ SCHEMA = schemathesis.openapi.from_dict(
         "checks": {"positive_data_acceptance": {"expected-statuses": ACCEPTED}},
         # An edit of the PATCH body is any rule system's (the body names none); the roster's
         # own system refuses another's, and an id the roster does not have (see above).
-        "operations": [{"include-method": "PATCH", "include-path": "/api/v1/rosters/{roster_id}",
+        # A document may repeat an id (see above): the operations that take one may say so.
+        "operations": [{"include-method": method, "include-path": path,
                         "checks": {"positive_data_acceptance": {
-                            "expected-statuses": [*ACCEPTED, "422"]}}}]}))
+                            "expected-statuses": [*ACCEPTED, "422"]}}}
+                       for method, path in (("PATCH", "/api/v1/rosters/{roster_id}"),
+                                            ("PUT", "/api/v1/rosters/{roster_id}"),
+                                            ("POST", "/api/v1/rosters"),
+                                            ("POST", "/api/v1/rosters/import"),
+                                            ("POST", "/api/v1/price"),
+                                            ("POST", "/api/v1/events/{event_id}/lists"))]}))
 FUZZ_SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                          suppress_health_check=list(HealthCheck))
 
