@@ -7,16 +7,16 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app import __version__, errors
+from app import __version__
 from app.api import calculators, docs, exports, health, pricing, rosters
 from app.api import events as events_api
 from app.api import games as games_api
 from app.config import Settings, get_settings
-from app.deps import APP_DEPENDENCIES
-from app.domain import RULESETS
 from app.domain.text import tr
+from app.http import errors
 from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.cross_site import CrossSiteWrites
+from app.http.deps import APP_DEPENDENCIES
 from app.http.limits import BodySizeLimit
 from app.http.observability import RequestLog, configure_logging
 from app.http.security_headers import HEADERS as SECURITY_HEADERS
@@ -44,7 +44,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The site's address for the links pages write (app/web/templating.py, site_address).
     app.state.public_url = settings.public_url
     app.state.creation_limit = CreationLimit.from_settings(settings)
-    errors.register_tags(set(RULESETS))
     errors.install(app, missing_page=pages.nothing_here, deleted_page=deletion.deleted_page)
     health.install(app)
     _answer_failures(app)

@@ -15,8 +15,16 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.health import UNAVAILABLE_ANSWER
+from app.api.models import TOO_MANY
 from app.api.rosters import site
-from app.deps import (
+from app.domain import RosterDocument
+from app.domain.base import Lang, whole_in
+from app.domain.events import EventRules
+from app.domain.names import RosterName
+from app.domain.text import tr
+from app.exports.event_lists import judged_json, lists_csv
+from app.http.cross_site import CROSS_SITE_ANSWER
+from app.http.deps import (
     NOT_JSON_ANSWER,
     ROSTER_ID,
     LangDep,
@@ -25,14 +33,7 @@ from app.deps import (
     json_body,
     refusal,
 )
-from app.domain import RosterDocument
-from app.domain.base import Lang, whole_in
-from app.domain.events import EventRules
-from app.domain.names import RosterName
-from app.domain.text import tr
-from app.exports.event_lists import judged_json, lists_csv
-from app.http.cross_site import CROSS_SITE_ANSWER
-from app.schemas import Failure, ValidationFailure
+from app.http.errors import Failure, ValidationFailure
 from app.services import creation_limit, events
 from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
 from app.services.records import MAX_VERSION
@@ -154,7 +155,7 @@ def public_json(session: SessionDep, event: events.StoredEvent, lang: Lang,
 
 
 @router.post("", status_code=201, response_model=EventCreated, dependencies=[Depends(json_body)],
-             responses={**_MISSING, **NOT_JSON_ANSWER, **creation_limit.TOO_MANY,
+             responses={**_MISSING, **NOT_JSON_ANSWER, **TOO_MANY,
                         **CROSS_SITE_ANSWER})
 def create_event(request: Request, session: SessionDep, response: Response,
                  rules: Annotated[EventRules, Body()], lang: LangDep = "en") -> Any:

@@ -18,8 +18,8 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
 from app.api.health import UNAVAILABLE_ANSWER
+from app.api.models import TOO_MANY, RosterCreated
 from app.api.rosters import created_answer
-from app.deps import NOT_JSON_ANSWER, LangDep, RosterId, SessionDep, is_json, not_found, not_json
 from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.text import tr
@@ -30,13 +30,21 @@ from app.exports import (
     export_markdown,
     export_text,
 )
+from app.exports.imports import ImportRefused, import_schema, parse_roster
 from app.http.cross_site import CROSS_SITE_ANSWER
-from app.imports import ImportRefused, import_schema, parse_roster
-from app.schemas import Failure, ValidationFailure
+from app.http.deps import (
+    NOT_JSON_ANSWER,
+    LangDep,
+    RosterId,
+    SessionDep,
+    is_json,
+    not_found,
+    not_json,
+)
+from app.http.errors import Failure, ValidationFailure
 from app.services import creation_limit, rosters
 from app.services.errors import RosterNotFound
 from app.services.records import StoredRoster
-from app.storage.tables import RosterCreated
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["exports"])
 
@@ -151,7 +159,7 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
                  413: {"model": Failure, "description": "Body over the size limit"},
                  422: {"model": ValidationFailure,
                        "description": "The file was refused whole; the message says why"},
-                 **NOT_JSON_ANSWER, **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER,
+                 **NOT_JSON_ANSWER, **TOO_MANY, **CROSS_SITE_ANSWER,
                  **UNAVAILABLE_ANSWER})
 async def import_roster(request: Request, session: SessionDep, response: Response,
                         lang: LangDep = "en") -> Any:

@@ -20,16 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from app.api.health import UNAVAILABLE_ANSWER
+from app.api.models import TOO_MANY
 from app.api.rosters import IF_MATCH, WEAK, etag, expected_version, site, stale
-from app.deps import (
-    NOT_JSON_ANSWER,
-    ROSTER_ID,
-    LangDep,
-    SessionDep,
-    bearer,
-    json_body,
-    refusal,
-)
 from app.domain import limits
 from app.domain.base import Lang, whole_in
 from app.domain.game import GameRefused
@@ -39,9 +31,17 @@ from app.domain.game.tables import PEASANT_ENEMIES
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.roster import FormationId
 from app.domain.text import tr
-from app.errors import refusal_body
 from app.http.cross_site import CROSS_SITE_ANSWER
-from app.schemas import Failure, ValidationFailure
+from app.http.deps import (
+    NOT_JSON_ANSWER,
+    ROSTER_ID,
+    LangDep,
+    SessionDep,
+    bearer,
+    json_body,
+    refusal,
+)
+from app.http.errors import Failure, ValidationFailure, refusal_body
 from app.services import creation_limit, games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
 from app.services.records import MAX_VERSION
@@ -246,7 +246,7 @@ def _from_roster(lang: Lang, roster_id: str, version: int | None, take: Callable
 
 @router.post("", status_code=201, response_model=GameCreated, dependencies=[Depends(json_body)],
              responses={201: {"headers": _ETAG}, **_MISSING, **NOT_JSON_ANSWER,
-                        **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER,
+                        **TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER,
                         409: {"model": Failure,
                               "description": "The roster's rule system has no game companion"},
                         410: {"model": Failure, "description": "The roster was deleted"}})

@@ -24,8 +24,7 @@ from starlette.responses import Response
 from app import __version__
 from app.domain.base import Lang
 from app.domain.text import tr
-from app.errors import refusal_body
-from app.schemas import Failure
+from app.http.errors import Failure, refusal_body
 from app.storage.db import UNAVAILABLE, readiness
 from app.web import i18n
 

@@ -16,7 +16,20 @@ from fastapi.responses import JSONResponse
 from pydantic import TypeAdapter
 
 from app.api.health import UNAVAILABLE_ANSWER
-from app.deps import (
+from app.api.models import (
+    TOO_MANY,
+    RevisionPublic,
+    RevisionSummary,
+    RosterCreated,
+    RosterPublic,
+    StaleVersion,
+)
+from app.domain import RosterDocument
+from app.domain.base import Lang
+from app.domain.text import tr
+from app.http import conditional
+from app.http.cross_site import CROSS_SITE_ANSWER
+from app.http.deps import (
     NOT_JSON_ANSWER,
     KeyedRosterId,
     LangDep,
@@ -26,24 +39,11 @@ from app.deps import (
     not_found,
     refusal,
 )
-from app.domain import RosterDocument
-from app.domain.base import Lang
-from app.domain.text import tr
-from app.errors import refusal_body
-from app.http import conditional
-from app.http.cross_site import CROSS_SITE_ANSWER
-from app.schemas import Failure, ValidationFailure
+from app.http.errors import Failure, ValidationFailure, refusal_body
 from app.services import creation_limit, revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
 from app.services.judgements import judgement
 from app.services.records import MAX_VERSION, StoredRoster
-from app.storage.tables import (
-    RevisionPublic,
-    RevisionSummary,
-    RosterCreated,
-    RosterPublic,
-    StaleVersion,
-)
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"])
 
@@ -155,7 +155,7 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
 
 
 @router.post("", status_code=201, response_model=RosterCreated, dependencies=[Depends(json_body)],
-             responses=_CREATED | _BODY | creation_limit.TOO_MANY | CROSS_SITE_ANSWER
+             responses=_CREATED | _BODY | TOO_MANY | CROSS_SITE_ANSWER
              | UNAVAILABLE_ANSWER)
 def create_roster(request: Request, session: SessionDep, response: Response,
                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
@@ -240,7 +240,7 @@ def restore_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
 
 
 @router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
-             responses=_CREATED | _MISSING | _INVALID | creation_limit.TOO_MANY | CROSS_SITE_ANSWER
+             responses=_CREATED | _MISSING | _INVALID | TOO_MANY | CROSS_SITE_ANSWER
              | UNAVAILABLE_ANSWER)
 def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:

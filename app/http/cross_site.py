@@ -17,8 +17,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.domain.text import N_, tr
-from app.errors import refusal_body
-from app.schemas import Failure
+from app.http.errors import Failure, refusal_body
 
 
 def same_origin(request: Request) -> bool:

@@ -42,7 +42,6 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import HTTPException
 from sqlalchemy import delete, exists, func, insert, select
@@ -53,7 +52,6 @@ from starlette.requests import Request
 from app.config import Settings
 from app.domain.base import Lang
 from app.domain.text import tr
-from app.schemas import Failure
 from app.storage.db import transaction as _transaction
 from app.storage.tables import CreationLog
 
@@ -239,14 +237,6 @@ def take_creation(request: Request, session: Session) -> None:
     """Count a roster about to be created for the request's client (see the module doc)."""
     limit: CreationLimit = request.app.state.creation_limit
     limit.take(session, request.client.host if request.client else "")
-
-
-# What the JSON API answers over the limit, and how /docs describes it.
-TOO_MANY: dict[int | str, dict[str, Any]] = {429: {
-    "model": Failure,
-    "description": "Too many rosters created from this address; try again after Retry-After",
-    "headers": {"Retry-After": {"description": "seconds until a roster may be created again",
-                                "schema": {"type": "integer"}}}}}
 
 
 def admit_api(request: Request, session: Session, lang: Lang) -> None:

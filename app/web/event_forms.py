@@ -12,12 +12,12 @@ from fastapi.responses import Response
 from pydantic import TypeAdapter, ValidationError
 from sqlmodel import Session
 
-from app.deps import ROSTER_ID, SessionDep
 from app.domain.base import Verdict
 from app.domain.events import reminder
 from app.domain.names import RosterName
 from app.exports.event_lists import judged_json, lists_csv
-from app.imports import ImportRefused, parse_roster
+from app.exports.imports import ImportRefused, parse_roster
+from app.http.deps import ROSTER_ID, SessionDep
 from app.services import devices, events
 from app.services.errors import RevisionNotFound, RosterDeleted, RosterNotFound
 from app.web import editing, i18n

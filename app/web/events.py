@@ -17,12 +17,12 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.deps import ROSTER_ID, SessionDep
 from app.domain import RULESETS
 from app.domain.chainmail.catalogue import NATIONS, TROOPS
 from app.domain.events import MAX_CAPS, EventRules, reminder
 from app.exports import sheet_of
 from app.exports.formats import FORMATS
+from app.http.deps import ROSTER_ID, SessionDep
 from app.services import creation_limit, events
 from app.services.errors import KeyRejected
 from app.web import editing, i18n

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.deps import ROSTER_ID
+from app.http.deps import ROSTER_ID
 from app.web import i18n
 from app.web.pages import page
 

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from app.imports import ImportRefused, parse_roster
+from app.exports.imports import ImportRefused, parse_roster
 from app.services import creation_limit, devices, games, rosters
 from app.services.errors import (
     DocumentTooLarge,

@@ -10,10 +10,10 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.deps import SessionDep
 from app.domain import get_ruleset
 from app.domain.stored_documents import DOCUMENT
-from app.imports import ImportRefused, parse_roster
+from app.exports.imports import ImportRefused, parse_roster
+from app.http.deps import SessionDep
 from app.services import creation_limit, devices, rosters
 from app.services.errors import (
     DocumentTooLarge,

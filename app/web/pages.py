@@ -24,10 +24,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.deps import ROSTER_ID
 from app.domain import RULESETS, Evaluation, get_ruleset
 from app.domain.base import Lang
 from app.http.cross_site import same_origin
+from app.http.deps import ROSTER_ID
 from app.services import creation_limit, devices, rosters
 from app.services.errors import (
     RosterDeleted,

@@ -1,0 +1,161 @@
+"""Dependency aliases shared by the routes: the database session, the language, the edit key."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlmodel import Session
+
+from app.domain.base import Lang
+from app.domain.text import tr
+from app.http.errors import Failure
+from app.services import rosters
+from app.services.errors import KeyRejected, RosterDeleted, RosterNotFound
+from app.storage.db import get_session
+
+SessionDep = Annotated[Session, Depends(get_session)]
+LangDep = Annotated[Lang, Query(description="Language of messages: en or ru")]
+# Ids are token_urlsafe strings; anything else cannot name a roster (and a NUL byte would
+# otherwise reach PostgreSQL). The pages and the melee calculator check theirs against it too.
+ROSTER_ID = r"^[A-Za-z0-9_-]{1,64}$"
+RosterId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,
+                               description="the roster's public id")]
+
+_bearer = HTTPBearer(auto_error=False, description="the roster's edit key",
+                     scheme_name="EditKey")
+
+
+def _query_names(dependant: Any) -> frozenset[str]:
+    names = {param.alias for param in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return frozenset(names)
+
+
+# Kept on the route itself: routes are not hashable, and an id could be reused by a later
+# app's route once this one is gone.
+_KNOWN_QUERY = "_muster_query_names"
+
+
+async def documented_query_only(request: Request) -> None:
+    """Refuse query parameters an API operation does not document: a misspelt `?lnag=ru`
+    must not be silently ignored. (Pages, left out of the API description, take any: links
+    from elsewhere carry their own.) Async because it runs for every request and touches
+    nothing but the request: a plain function would cost each one a trip to a worker thread."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or not route.include_in_schema:
+        return
+    known: frozenset[str] | None = getattr(route, _KNOWN_QUERY, None)
+    if known is None:
+        known = _query_names(route.dependant)
+        setattr(route, _KNOWN_QUERY, known)
+    unknown = [name for name in request.query_params if name not in known]
+    if unknown:
+        # In the language asked for, when the request names one the operation knows.
+        lang: Lang = "ru" if "lang" in known and request.query_params.get("lang") == "ru" \
+            else "en"
+        allowed = ", ".join(sorted(known)) or tr(lang, "none")
+        message = tr(lang, "unknown query parameter; this operation takes: %(allowed)s",
+                     allowed=allowed)
+        raise RequestValidationError([
+            {"loc": ("query", name), "type": "extra_forbidden", "msg": message}
+            for name in dict.fromkeys(unknown)])
+
+
+# The dependencies of every route of the app, each taking the request alone.
+APP_DEPENDENCIES: tuple[Callable[[Request], Awaitable[None]], ...] = (documented_query_only,)
+
+
+def is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type names JSON: application/json or application/*+json, parameters
+    (charset) aside; none at all is not JSON (as FastAPI reads a body)."""
+    if not content_type:
+        return False
+    kind = content_type.partition(";")[0].strip().lower()
+    main, _, sub = kind.partition("/")
+    return main == "application" and (sub == "json" or sub.endswith("+json"))
+
+
+# A media type as RFC 9110 writes one (type "/" subtype, each a token: 5.6.2's tchar), at most
+# 80 long.
+_TOKEN = r"[A-Za-z0-9!#$%&'*+.^_`|~-]"
+_MEDIA_TYPE = re.compile(f"{_TOKEN}{{1,40}}/{_TOKEN}{{1,39}}")
+
+
+def not_json(request: Request) -> HTTPException:
+    """415 for a body sent as something other than JSON: FastAPI took such a body as one
+    string and refused it with 'Input should be a valid dictionary', which names neither the
+    header at fault nor what to send. `Accept` says what is taken (RFC 9110, 12.5.1)."""
+    lang: Lang = "ru" if request.query_params.get("lang") == "ru" else "en"
+    sent = (request.headers.get("content-type") or "").partition(";")[0].strip()
+    if sent and not _MEDIA_TYPE.fullmatch(sent):
+        sent = "?"  # not a media type to quote (bytes past ASCII come as Latin-1: garbled)
+    message = tr(lang, "Content-Type: send the body as application/json, not %(sent)s",
+                 sent=sent) if sent else tr(lang, "Content-Type: send the body as "
+                                                  "application/json (the request named no "
+                                                  "content type)")
+    return refusal(415, message, headers={"Accept": "application/json"})
+
+
+async def json_body(request: Request) -> None:
+    """Refuse a body that is not sent as JSON (415), on the operations that take a JSON
+    document. An empty body is left to the body's own refusal ('Field required'). FastAPI has
+    read the body by the time dependencies run, so this reads nothing more."""
+    if not is_json(request.headers.get("content-type")) and await request.body():
+        raise not_json(request)
+
+
+# What the operations that take a JSON document answer for a body of another type.
+NOT_JSON_ANSWER: dict[int | str, dict[str, Any]] = {415: {
+    "model": Failure, "description": "The body was not sent as application/json",
+    "headers": {"Accept": {"description": "application/json", "schema": {"type": "string"}}}}}
+
+
+def refusal(status: int, message: str,
+            headers: dict[str, str] | None = None) -> HTTPException:
+    """An HTTP refusal with its message already in the request's language (`tr`)."""
+    return HTTPException(status, message, headers=headers)
+
+
+def edit_key(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    lang: LangDep = "en",
+) -> str:
+    return bearer(credentials, tr(lang, "Authorization: send the roster's edit key as `Bearer "
+                                        "<edit_key>`"))
+
+
+def bearer(credentials: HTTPAuthorizationCredentials | None, missing: str) -> str:
+    """The key an `Authorization: Bearer` header carries, or 401 saying `missing`."""
+    if credentials is None or not credentials.credentials:
+        raise refusal(401, missing, headers={"WWW-Authenticate": 'Bearer realm="muster"'})
+    return credentials.credentials
+
+
+def not_found(lang: Lang, roster_id: str, error: RosterNotFound) -> HTTPException:
+    if isinstance(error, RosterDeleted):
+        until = error.restorable_until.date().isoformat()
+        return refusal(410, tr(lang, "roster %(roster_id)s was deleted; its owner can restore it "
+                               "until %(until)s", roster_id=roster_id, until=until))
+    return refusal(404, tr(lang, "no roster %(roster_id)s", roster_id=roster_id))
+
+
+def keyed_roster(roster_id: RosterId, session: SessionDep,
+                 key: Annotated[str, Depends(edit_key)], lang: LangDep = "en") -> str:
+    """The roster id from the path, once the request has shown that roster's edit key."""
+    try:
+        rosters.check_edit_key(session, roster_id, key)
+    except RosterNotFound as error:
+        raise not_found(lang, roster_id, error) from error
+    except KeyRejected as error:
+        raise refusal(403, tr(lang, "Authorization: this is not the roster's edit key")) from error
+    return roster_id
+
+
+KeyedRosterId = Annotated[str, Depends(keyed_roster)]
