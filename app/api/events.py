@@ -32,9 +32,10 @@ from app.http.deps import (
     bearer,
     json_body,
     refusal,
+    take_creation,
 )
 from app.http.errors import Failure, ValidationFailure
-from app.services import creation_limit, events
+from app.services import events
 from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
 from app.services.records import MAX_VERSION
 
@@ -162,7 +163,7 @@ def create_event(request: Request, session: SessionDep, response: Response,
     """Make an event. The answer holds its two keys, once: keep `organiser_url`, send
     `hand_in_url` to the players, and `view_url` to anyone."""
     created = events.create_event(
-        session, rules, admit=lambda: creation_limit.admit_api(request, session, lang))
+        session, rules, admit=lambda: take_creation(request, session))
     event, base = created.event, site(request)
     response.headers["Location"] = f"{router.prefix}/{event.id}"
     response.headers["Cache-Control"] = "no-store"

@@ -40,9 +40,10 @@ from app.http.deps import (
     is_json,
     not_found,
     not_json,
+    take_creation,
 )
 from app.http.errors import Failure, ValidationFailure
-from app.services import creation_limit, rosters
+from app.services import rosters
 from app.services.errors import RosterNotFound
 from app.services.records import StoredRoster
 
@@ -175,5 +176,5 @@ async def import_roster(request: Request, session: SessionDep, response: Respons
     # Counted once the document is accepted, its size too: a refused one costs nothing.
     created = await run_in_threadpool(
         rosters.create_roster, session, document,
-        admit=lambda: creation_limit.admit_api(request, session, lang))
+        admit=lambda: take_creation(request, session))
     return created_answer(request, created, lang, response)

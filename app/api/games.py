@@ -40,9 +40,10 @@ from app.http.deps import (
     bearer,
     json_body,
     refusal,
+    take_creation,
 )
 from app.http.errors import Failure, ValidationFailure, refusal_body
-from app.services import creation_limit, games
+from app.services import games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
 from app.services.records import MAX_VERSION
 
@@ -258,7 +259,7 @@ def create_game(request: Request, session: SessionDep, response: Response,
     created, key, join_key = _from_roster(lang, start.roster_id, start.version, lambda: (
         games.create_game(session, start.roster_id, start.version, start.weather,
                           castle_defenders=start.castle_defenders,
-                          admit=lambda: creation_limit.admit_api(request, session, lang))))
+                          admit=lambda: take_creation(request, session))))
     response.headers["ETag"] = etag(created.version)
     response.headers["Location"] = f"{router.prefix}/{created.id}"
     response.headers["Cache-Control"] = "no-store"

@@ -38,9 +38,10 @@ from app.http.deps import (
     json_body,
     not_found,
     refusal,
+    take_creation,
 )
 from app.http.errors import Failure, ValidationFailure, refusal_body
-from app.services import creation_limit, revisions, rosters
+from app.services import revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
 from app.services.judgements import judgement
 from app.services.records import MAX_VERSION, StoredRoster
@@ -163,7 +164,7 @@ def create_roster(request: Request, session: SessionDep, response: Response,
     """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
     # Counted once the document is accepted, its size too: a refused one costs nothing.
     created = rosters.create_roster(
-        session, document, admit=lambda: creation_limit.admit_api(request, session, lang))
+        session, document, admit=lambda: take_creation(request, session))
     return created_answer(request, created, lang, response)
 
 
@@ -249,7 +250,7 @@ def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, resp
         rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
     except RosterNotFound as error:
         raise not_found(lang, roster_id, error) from error
-    creation_limit.admit_api(request, session, lang)
+    take_creation(request, session)
     try:
         created = rosters.copy_roster(session, roster_id)
     except RosterNotFound as error:

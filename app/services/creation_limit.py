@@ -43,13 +43,10 @@ import math
 import time
 from dataclasses import dataclass
 
-from fastapi import HTTPException
 from sqlalchemy import delete, exists, func, insert, select
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
-from starlette.requests import Request
 
-from app.config import Settings
 from app.domain.base import Lang
 from app.domain.text import tr
 from app.storage.db import transaction as _transaction
@@ -116,10 +113,6 @@ def client_key(host: str | None) -> str:
 class CreationLimit:
     limit: int  # 0: no limit
     window_seconds: int
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> CreationLimit:
-        return cls(settings.creation_limit, settings.creation_window_seconds)
 
     def take(self, session: Session, client: str, now: float | None = None) -> None:
         """Record one creation for `client`; raise CreationRefused, recording nothing, when
@@ -231,18 +224,3 @@ def _forget_past_windows(session: Session, since_ms: int) -> None:
         # Housekeeping only (the creation is recorded already): what is left is cleared next
         # time.
         log.info("old creations left for the next clean-up", exc_info=True)
-
-
-def take_creation(request: Request, session: Session) -> None:
-    """Count a roster about to be created for the request's client (see the module doc)."""
-    limit: CreationLimit = request.app.state.creation_limit
-    limit.take(session, request.client.host if request.client else "")
-
-
-def admit_api(request: Request, session: Session, lang: Lang) -> None:
-    """take_creation for the JSON API: over the limit, 429 with Retry-After."""
-    try:
-        take_creation(request, session)
-    except CreationRefused as refused:
-        raise HTTPException(429, refused.message(lang),
-                            headers={"Retry-After": str(refused.retry_after)}) from refused

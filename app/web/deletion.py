@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
@@ -14,7 +15,6 @@ from app.services.errors import (
     RosterDeleted,
     RosterNotFound,
 )
-from app.storage.tables import utcnow
 from app.web import editing, i18n
 from app.web.pages import (
     CSRF_COOKIE,
@@ -51,7 +51,7 @@ def restorable_page(request: Request, roster_id: str, gone: RosterDeleted,
     """The page of a deleted roster for whoever may restore it: a browser that may edit it,
     or one holding its edit link (`key`, sent back with the form: the link has no grant to
     stand on). Kept by no cache: it may carry the key."""
-    if gone.restorable_until <= utcnow():  # past it, until the purge removes it
+    if gone.restorable_until <= datetime.now(UTC):  # past it, until the purge removes it
         return refuse(request, 410, _too_late())
     lang = i18n.request_lang(request)
     response = page(request, "rosters/refused.html", {

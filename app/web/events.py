@@ -22,8 +22,8 @@ from app.domain.chainmail.catalogue import NATIONS, TROOPS
 from app.domain.events import MAX_CAPS, EventRules, reminder
 from app.exports import sheet_of
 from app.exports.formats import FORMATS
-from app.http.deps import ROSTER_ID, SessionDep
-from app.services import creation_limit, events
+from app.http.deps import ROSTER_ID, SessionDep, take_creation
+from app.services import events
 from app.services.errors import KeyRejected
 from app.web import editing, i18n
 from app.web.pages import (
@@ -31,7 +31,6 @@ from app.web.pages import (
     cookie_flags,
     csrf_ok,
     expired_form,
-    limit_refusal,
     page,
     redirect,
     refuse,
@@ -135,11 +134,7 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
         shown = {**dict(form.items()), "nations": form.all("nations")}
         return page(request, "events/new.html", _form_context(
             shown, problem_text(exc.errors(include_url=False))), status_code=422)
-    try:
-        created = events.create_event(
-            session, rules, admit=lambda: creation_limit.take_creation(request, session))
-    except creation_limit.CreationRefused as refused:
-        return limit_refusal(request, refused)
+    created = events.create_event(session, rules, admit=lambda: take_creation(request, session))
     event_id = created.event.id
     response = redirect(request, f"/e/{event_id}/organise?created=1")
     # Both keys reach the organiser's page once; it shows the secret links and forgets them.

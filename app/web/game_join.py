@@ -13,14 +13,15 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.exports.imports import ImportRefused, parse_roster
-from app.services import creation_limit, devices, games, rosters
+from app.http.deps import open_session, take_creation
+from app.services import devices, games, rosters
+from app.services.creation_limit import CreationRefused
 from app.services.errors import (
     DocumentTooLarge,
     KeyRejected,
     RevisionNotFound,
     RosterNotFound,
 )
-from app.storage.db import open_session
 from app.web import i18n
 from app.web.game_forms import GAME_ID, expired, form_of, missing, refuse
 from app.web.pages import (
@@ -91,7 +92,7 @@ async def join(request: Request, game_id: str) -> Response:
 
 def _imported(request: Request, session: Any, model: Any) -> str:
     created = rosters.create_roster(
-        session, model, admit=lambda: creation_limit.take_creation(request, session))
+        session, model, admit=lambda: take_creation(request, session))
     remember_roster(request, session, created.roster.id, by_key=True)  # this browser made it
     return created.roster.id
 
@@ -111,7 +112,7 @@ def _join(request: Request, game_id: str, form: FormData, model: Any) -> Respons
                 "The file was not imported: %(why)s") % {"why": why}, 422)
         try:
             roster_id = _imported(request, session, model) if model is not None else roster_id
-        except creation_limit.CreationRefused as limited:
+        except CreationRefused as limited:
             return _join_page(request, session, game, key,
                               limited.message(i18n.current_lang()), 429)
         except DocumentTooLarge:

@@ -24,9 +24,9 @@ from app.domain.game.summary import end_json, game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.order_test import OrderTest
-from app.services import creation_limit, games
+from app.http.deps import open_session, take_creation
+from app.services import games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
-from app.storage.db import open_session
 from app.web import game_join, i18n
 from app.web.game_forms import GAME_ID, expired, form_of, missing, refuse
 from app.web.pages import CSRF_COOKIE, csrf_ok, page
@@ -298,9 +298,7 @@ def _start(request: Request, form: FormData) -> Response:
             created, key, join_key = games.create_game(
                 session, roster_id, version or None, weather,
                 castle_defenders=bool(form.get("castle_defenders")),
-                admit=lambda: creation_limit.take_creation(request, session))
-        except creation_limit.CreationRefused as refused:
-            return refuse(request, 429, refused.message(i18n.current_lang()))
+                admit=lambda: take_creation(request, session))
         except (RosterNotFound, RevisionNotFound):
             return refuse(request, 404, i18n.gettext("There is no roster at this address."))
         except games.NotPlayable:

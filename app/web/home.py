@@ -13,8 +13,9 @@ from sqlmodel import Session
 from app.domain import get_ruleset
 from app.domain.stored_documents import DOCUMENT
 from app.exports.imports import ImportRefused, parse_roster
-from app.http.deps import SessionDep
-from app.services import creation_limit, devices, rosters
+from app.http.deps import SessionDep, take_creation
+from app.http.language import LANG_COOKIE, as_lang
+from app.services import devices, rosters
 from app.services.errors import (
     DocumentTooLarge,
 )
@@ -27,9 +28,7 @@ from app.web.pages import (
     csrf_ok,
     expired_form,
     in_thread,
-    limit_refusal,
     open_created,
-    over_limit,
     page,
     read_multipart,
     refuse,
@@ -95,8 +94,7 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
     except ValidationError as exc:
         return _home(request, session, 422, form=form,
                      error=problem_text(exc.errors(), system=ruleset))
-    if (refused := over_limit(request, session)) is not None:
-        return refused
+    take_creation(request, session)
     created = rosters.create_roster(session, model)
     remember_roster(request, session, created.roster.id)
     # The key is shown once, on the editor, right after creation.
@@ -143,25 +141,23 @@ def _import(request: Request, session: Session, model: Any) -> Response:
     try:
         # Counted once the roster is accepted, its size too: a refused file costs nothing.
         created = rosters.create_roster(
-            session, model, admit=lambda: creation_limit.take_creation(request, session))
+            session, model, admit=lambda: take_creation(request, session))
     except DocumentTooLarge:
         return refuse(request, 413, i18n.gettext(
             "This roster is too large to store: it could not be sent back as read or "
             "exported."))
-    except creation_limit.CreationRefused as refused:
-        return limit_refusal(request, refused)
     remember_roster(request, session, created.roster.id)
     return open_created(request, created)
 
 
 @router.get("/lang/{lang}")
 def switch_language(request: Request, lang: str, next: str = "/") -> Response:
-    chosen = i18n.as_lang(lang)
+    chosen = as_lang(lang)
     # Only local paths: the switch must not become an open redirect.
     target = next if next.startswith("/") and not next.startswith("//") else "/"
     response = RedirectResponse(target, status_code=303)
     if chosen:
-        response.set_cookie(i18n.LANG_COOKIE, chosen, max_age=YEAR, **cookie_flags(request))
+        response.set_cookie(LANG_COOKIE, chosen, max_age=YEAR, **cookie_flags(request))
     return response
 
 

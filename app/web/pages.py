@@ -27,8 +27,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.domain import RULESETS, Evaluation, get_ruleset
 from app.domain.base import Lang
 from app.http.cross_site import same_origin
-from app.http.deps import ROSTER_ID
-from app.services import creation_limit, devices, rosters
+from app.http.deps import ROSTER_ID, open_session
+from app.services import devices, rosters
+from app.services.creation_limit import CreationRefused
 from app.services.errors import (
     RosterDeleted,
     RosterNotFound,
@@ -36,7 +37,6 @@ from app.services.errors import (
 )
 from app.services.judgements import judgement
 from app.services.records import StoredRoster
-from app.storage.db import open_session
 from app.web import editing, i18n
 from app.web.systems import SYSTEMS
 from app.web.templating import render, site_address
@@ -222,6 +222,13 @@ def gone_roster(request: Request, error: RosterNotFound) -> Response:
     return deleted_roster(request) if isinstance(error, RosterDeleted) else missing_roster(request)
 
 
+def roster_refused(request: Request, error: RosterNotFound) -> Response:
+    """A page's answer to a roster not there (404) or deleted (410) that its route leaves to
+    the handler app/main.py registers, in the page's language."""
+    i18n.use_lang(i18n.request_lang(request))
+    return gone_roster(request, error)
+
+
 def nothing_here(request: Request) -> Response:
     """A browser's answer for an address no route has: the site's page, in its language (no
     route ran, so no dependency chose the language yet)."""
@@ -238,17 +245,8 @@ def expired_form(request: Request) -> Response:
         "This form has expired. Reload the page and try again."))
 
 
-def over_limit(request: Request, session: Any) -> Response | None:
-    """Count a roster about to be created; the refusal page when this address is over the
-    creation limit (app/creation_limit.py)."""
-    try:
-        creation_limit.take_creation(request, session)
-    except creation_limit.CreationRefused as refused:
-        return limit_refusal(request, refused)
-    return None
-
-
-def limit_refusal(request: Request, refused: creation_limit.CreationRefused) -> Response:
+def limit_refusal(request: Request, refused: CreationRefused) -> Response:
+    """The page's answer to a creation over the limit (app/services/creation_limit.py)."""
     response = refuse(request, 429, refused.message(i18n.request_lang(request)))
     response.headers["Retry-After"] = str(refused.retry_after)
     return response

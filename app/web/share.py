@@ -9,7 +9,8 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.http import conditional
-from app.http.deps import SessionDep
+from app.http.deps import SessionDep, take_creation
+from app.http.language import as_lang
 from app.services import devices, rosters
 from app.services.errors import (
     RosterNotFound,
@@ -28,7 +29,6 @@ from app.web.pages import (
     missing_roster,
     no_such_id,
     open_created,
-    over_limit,
     page,
     remember_roster,
     roster_context,
@@ -56,7 +56,7 @@ def view(request: Request, roster_id: str, session: SessionDep) -> Response:
         return finish(request, Response(status_code=304, headers=cache))
     # Drawn with no query string but a language asked for (where the language links return):
     # a visitor's `?utm_source=…` must not reach the page's links.
-    asked = i18n.as_lang(request.query_params.get("lang"))
+    asked = as_lang(request.query_params.get("lang"))
     shown = Request({**request.scope, "query_string": f"lang={asked}".encode() if asked else b""},
                     request.receive)
     response = page(shown, "rosters/view.html", roster_context(shown, stored))
@@ -86,8 +86,7 @@ def _copy(request: Request, session: Session, roster_id: str, form: editing.Form
         return expired_form(request)
     try:
         rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
-        if (refused := over_limit(request, session)) is not None:
-            return refused
+        take_creation(request, session)
         created = rosters.copy_roster(session, roster_id)
     except RosterNotFound as error:
         return gone_roster(request, error)
