@@ -12,7 +12,6 @@ from fastapi import Depends, HTTPException, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import Engine
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -29,7 +28,7 @@ from app.storage import db
 def open_session(request: Request) -> Session:
     """A session on the app's engine that carries its storage limits, for a route that opens
     its own (one thread hop)."""
-    engine: Engine | None = getattr(request.app.state, "engine", None)
+    engine = getattr(request.app.state, "engine", None)
     if engine is None:
         raise RuntimeError("the database is opened by the app's lifespan; start the app first")
     return db.open_session(engine, request.app.state.storage_limits)
@@ -53,7 +52,7 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
 def readiness(request: Request) -> db.Readiness | None:
     """Whether the app's database can serve requests (db.readiness); None while the app is
     starting and has not opened it yet."""
-    engine: Engine | None = getattr(request.app.state, "engine", None)
+    engine = getattr(request.app.state, "engine", None)
     return None if engine is None else db.readiness(engine)
 
 

@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from app.domain import RULESETS
 from app.domain.chainmail.catalogue import NATIONS, TROOPS
-from app.domain.events import MAX_CAPS, EventRules, reminder
+from app.domain.events import MAX_CAPS, EventRules, HandedIn, reminder
 from app.exports import sheet_of
 from app.exports.formats import FORMATS
 from app.http.deps import ROSTER_ID, SessionDep, take_creation
@@ -159,7 +159,7 @@ def public(request: Request, event_id: str, session: SessionDep) -> Response:
 
 
 def _list(session: Session, event: events.StoredEvent, list_id: str,
-          key: str) -> events.HandedIn | None:
+          key: str) -> HandedIn | None:
     """The list, for the organiser (their key) or anyone once published."""
     if not (event.published_at or holds_key(session, event.id, key, "organiser")):
         return None
