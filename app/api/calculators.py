@@ -26,7 +26,7 @@ from app.domain.line_and_square.order_test import OrderTestQuery, chance_json
 from app.domain.line_and_square.roster import FormationId
 from app.domain.text import ntr, tr
 from app.http.cross_site import CROSS_SITE_ANSWER
-from app.http.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body, not_found
+from app.http.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body
 from app.http.errors import Failure, ReferenceNotFound, ValidationFailure
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
@@ -103,9 +103,8 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
         return side, None
     try:
         stored = rosters.get_roster(session, side.roster)
-    except RosterDeleted as gone:
-        # 410, worded as the rest of the API words a deleted roster.
-        raise not_found(lang, side.roster, gone) from gone
+    except RosterDeleted:
+        raise  # 410, answered as the rest of the API answers a deleted roster
     except RosterNotFound as missing:
         raise _refuse(f"{field}.roster", tr(lang, "there is no roster %(roster)s",
                                             roster=side.roster),

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.health import UNAVAILABLE_ANSWER
 from app.api.models import TOO_MANY
+from app.api.refusals import named_roster
 from app.api.rosters import site
 from app.domain import RosterDocument
 from app.domain.base import Lang, whole_in
@@ -36,7 +37,7 @@ from app.http.deps import (
 )
 from app.http.errors import Failure, ValidationFailure
 from app.services import events
-from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
+from app.services.errors import KeyRejected
 from app.services.records import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/events", tags=["events"])
@@ -202,25 +203,16 @@ def hand_in(request: Request, event_id: HandInEvent, session: SessionDep,
     place of their earlier one; the answer says at once whether it keeps the event's rules
     and its nation's, and why not."""
     roster_id = getattr(handed, "roster_id", None)
+    version = getattr(handed, "version", None)
     try:
-        kept = events.hand_in(session, event_id, handed.player, roster_id,
-                              getattr(handed, "version", None),
-                              document=getattr(handed, "document", None))
+        with named_roster(lang, roster_id, version):
+            kept = events.hand_in(session, event_id, handed.player, roster_id, version,
+                                  document=getattr(handed, "document", None))
     except events.EventClosed as error:
         raise refusal(409, tr(lang, "the deadline has passed: lists are no longer "
                                     "handed in")) from error
     except events.EventFull as error:
         raise refusal(409, tr(lang, "the event holds as many lists as it may")) from error
-    except RevisionNotFound as error:
-        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
-                              roster_id=roster_id, version=getattr(handed, "version", None))
-                      ) from error
-    except RosterDeleted as error:
-        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
-                              roster_id=roster_id)) from error
-    except RosterNotFound as error:
-        raise refusal(404, tr(lang, "no roster %(roster_id)s",
-                              roster_id=roster_id)) from error
     rules = _event(session, event_id, lang).rules
     return judged_json(event_id, kept, kept.judged(rules, lang), site(request))
 

@@ -38,14 +38,11 @@ from app.http.deps import (
     RosterId,
     SessionDep,
     is_json,
-    not_found,
     not_json,
     take_creation,
 )
 from app.http.errors import Failure, ValidationFailure
 from app.services import rosters
-from app.services.errors import RosterNotFound
-from app.services.records import StoredRoster
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["exports"])
 
@@ -62,19 +59,12 @@ _MISSING_AS_JSON: dict[int | str, dict[str, Any]] = {
     for code, answer in (_MISSING | UNAVAILABLE_ANSWER).items()}
 
 
-def _stored(session: Any, roster_id: str, lang: Lang) -> StoredRoster:
-    try:
-        return rosters.get_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
-
-
 @router.get("/{roster_id}/export.json", responses=_MISSING | UNAVAILABLE_ANSWER)
 def export_roster_json(roster_id: RosterId, session: SessionDep,
                        lang: LangDep = "en") -> JSONResponse:
     """The roster document plus `format`, `ruleset_version` and `exported_at`: import it back
     with `POST /api/v1/rosters/import`."""
-    roster = _stored(session, roster_id, lang)
+    roster = rosters.get_roster(session, roster_id)
     body = export_json(roster.document, RULESETS[roster.ruleset].version, datetime.now(UTC))
     return JSONResponse(body, headers={
         "Content-Disposition": content_disposition(roster.name, "json")})
@@ -92,7 +82,7 @@ def _text_export(ext: str) -> Callable[..., Response]:
     write, media_type = TEXT_FORMATS[ext]
 
     def export(roster_id: RosterId, session: SessionDep, lang: LangDep = "en") -> Response:
-        roster = _stored(session, roster_id, lang)
+        roster = rosters.get_roster(session, roster_id)
         return PlainTextResponse(write(roster.document, lang), media_type=media_type, headers={
             "Content-Disposition": content_disposition(roster.name, ext)})
 

@@ -21,6 +21,7 @@ from sqlmodel import Session
 
 from app.api.health import UNAVAILABLE_ANSWER
 from app.api.models import TOO_MANY
+from app.api.refusals import named_roster
 from app.api.rosters import IF_MATCH, WEAK, etag, expected_version, site, stale
 from app.domain import limits
 from app.domain.base import Lang, whole_in
@@ -44,7 +45,7 @@ from app.http.deps import (
 )
 from app.http.errors import Failure, ValidationFailure, refusal_body
 from app.services import games
-from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
+from app.services.errors import KeyRejected
 from app.services.records import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
@@ -231,15 +232,8 @@ def _from_roster(lang: Lang, roster_id: str, version: int | None, take: Callable
     """`take()`, with the refusals of the roster it plays answered as the API answers them;
     a roster the companion cannot play is a refusal of state (409), as every such one."""
     try:
-        return take()
-    except RevisionNotFound as error:
-        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
-                              roster_id=roster_id, version=version)) from error
-    except RosterDeleted as error:
-        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
-                              roster_id=roster_id)) from error
-    except RosterNotFound as error:
-        raise refusal(404, tr(lang, "no roster %(roster_id)s", roster_id=roster_id)) from error
+        with named_roster(lang, roster_id, version):
+            return take()
     except games.NotPlayable as error:
         raise refusal(409, "roster_id: " + tr(
             lang, "no game companion for this rule system yet")) from error

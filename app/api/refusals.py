@@ -2,18 +2,24 @@
 registers them for addresses under /api/ (the pages answer the same refusals with pages).
 
 A roster not there is 404 and a deleted one 410, in the words of `not_found`; a creation over
-the limit is 429 with Retry-After."""
+the limit is 429 with Retry-After. A roster a body names (to play, to hand in) is refused in
+words of its own (`named_roster`)."""
 
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from app.http.deps import not_found
+from app.domain.base import Lang
+from app.domain.text import tr
+from app.http.deps import not_found, refusal
 from app.http.errors import refusal_body
 from app.http.language import lang_of
 from app.services.creation_limit import CreationRefused
-from app.services.errors import RosterNotFound
+from app.services.errors import RevisionNotFound, RosterDeleted, RosterNotFound
 
 
 def roster_missing(request: Request, error: RosterNotFound) -> JSONResponse:
@@ -24,3 +30,19 @@ def roster_missing(request: Request, error: RosterNotFound) -> JSONResponse:
 def too_many(request: Request, refused: CreationRefused) -> JSONResponse:
     return JSONResponse(refusal_body(refused.message(lang_of(request))), status_code=429,
                         headers={"Retry-After": str(refused.retry_after)})
+
+
+@contextlib.contextmanager
+def named_roster(lang: Lang, roster_id: str | None, version: int | None) -> Iterator[None]:
+    """The refusals of the roster (and version) a request's body names, as the API words them:
+    the body's roster is no address of this request, so its words name it."""
+    try:
+        yield
+    except RevisionNotFound as error:
+        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
+                              roster_id=roster_id, version=version)) from error
+    except RosterDeleted as error:
+        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
+                              roster_id=roster_id)) from error
+    except RosterNotFound as error:
+        raise refusal(404, tr(lang, "no roster %(roster_id)s", roster_id=roster_id)) from error

@@ -36,7 +36,6 @@ from app.http.deps import (
     RosterId,
     SessionDep,
     json_body,
-    not_found,
     refusal,
     take_creation,
 )
@@ -175,10 +174,7 @@ def read_roster(request: Request, roster_id: RosterId, session: SessionDep, resp
     """The roster, priced and judged; the ETag header is what a change sends in If-Match, and
     what If-None-Match sends to be answered 304 while the roster is unchanged (the language
     is the address's own `lang`)."""
-    try:
-        roster = rosters.get_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    roster = rosters.get_roster(session, roster_id)
     cache = {"ETag": etag(roster.version), "Cache-Control": "no-cache"}
     if conditional.fresh(request, cache["ETag"]):
         return Response(status_code=304, headers=cache)
@@ -203,8 +199,6 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
     version = expected_version(request.headers.get("if-match"), lang)
     try:
         roster = rosters.replace_roster(session, roster_id, document, version)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
     except VersionConflict as conflict:
         current = conflict.current.version
         return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content=refusal_body(
@@ -218,10 +212,7 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
 def delete_roster(roster_id: KeyedRosterId, session: SessionDep,
                   lang: LangDep = "en") -> Response:
     """Delete the roster. With the key it can be restored, history and all, for 30 days."""
-    try:
-        rosters.delete_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    rosters.delete_roster(session, roster_id)
     return Response(status_code=204)
 
 
@@ -246,15 +237,9 @@ def restore_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
 def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:
     """A new roster with its own id and edit key, from the current version of a readable one."""
-    try:
-        rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
     take_creation(request, session)
-    try:
-        created = rosters.copy_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    created = rosters.copy_roster(session, roster_id)
     return created_answer(request, created, lang, response)
 
 
@@ -263,10 +248,7 @@ def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, resp
 def list_revisions(roster_id: RosterId, session: SessionDep,
                    lang: LangDep = "en") -> list[revisions.RevisionInfo]:
     """Every accepted version, oldest first."""
-    try:
-        return revisions.list_revisions(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    return revisions.list_revisions(session, roster_id)
 
 
 @router.get("/{roster_id}/revisions/{version}", response_model=RevisionPublic,
@@ -280,5 +262,3 @@ def read_revision(roster_id: RosterId, session: SessionDep,
     except RevisionNotFound as error:
         raise refusal(404, tr(lang, "roster %(roster_id)s has no version %(version)s",
                               roster_id=roster_id, version=version)) from error
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error

@@ -195,8 +195,6 @@ def keyed_roster(roster_id: RosterId, session: SessionDep,
     """The roster id from the path, once the request has shown that roster's edit key."""
     try:
         rosters.check_edit_key(session, roster_id, key)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
     except KeyRejected as error:
         raise refusal(403, tr(lang, "Authorization: this is not the roster's edit key")) from error
     return roster_id

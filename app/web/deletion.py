@@ -23,7 +23,6 @@ from app.web.pages import (
     editing_device,
     expired_form,
     granted_device,
-    missing_roster,
     not_editable,
     page,
     redirect,
@@ -74,10 +73,7 @@ def _delete(request: Request, session: Session, roster_id: str,
             form: editing.Form) -> Response:
     if (refused := granted_device(request, session, roster_id, form)[1]) is not None:
         return refused
-    try:
-        rosters.delete_roster(session, roster_id)  # twice keeps the first date
-    except RosterNotFound:
-        return missing_roster(request)
+    rosters.delete_roster(session, roster_id)  # twice keeps the first date
     # Its notice takes the focus (autofocus), which a #fragment in the address would prevent.
     return redirect(request, f"/?deleted={quote(roster_id)}")
 
@@ -100,8 +96,6 @@ def _restore(request: Request, session: Session, roster_id: str,
             return not_editable(request)
         try:
             rosters.check_edit_key(session, roster_id, key)
-        except RosterNotFound:
-            return missing_roster(request)
         except KeyRejected:  # a roster to restore has no share view to offer
             return refuse(request, 403, i18n.gettext("This edit link is not valid."))
     try:
@@ -109,8 +103,6 @@ def _restore(request: Request, session: Session, roster_id: str,
         deleted = False  # a live roster stays as it is
     except RosterDeleted:
         deleted = True
-    except RosterNotFound:  # purged, or never stored
-        return missing_roster(request)
     try:
         rosters.restore_roster(session, roster_id)
     except RosterNotFound:  # past the time to restore it: gone, as its pages say

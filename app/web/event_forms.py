@@ -19,7 +19,7 @@ from app.exports.event_lists import judged_json, lists_csv
 from app.exports.imports import ImportRefused, parse_roster
 from app.http.deps import ROSTER_ID, SessionDep
 from app.services import devices, events
-from app.services.errors import RevisionNotFound, RosterDeleted, RosterNotFound
+from app.services.errors import RevisionNotFound, RosterNotFound
 from app.web import editing, i18n
 from app.web.events import CREATED_COOKIE, holds_key, missing, rules_context, stored_event
 from app.web.pages import (
@@ -163,7 +163,7 @@ def _hand_in(request: Request, session: Session, event_id: str, form: editing.Fo
                      409)
     except events.EventFull:
         return again(i18n.gettext("The event holds as many lists as it may."), 409)
-    except (RosterNotFound, RosterDeleted, RevisionNotFound):
+    except (RosterNotFound, RevisionNotFound):
         return again(i18n.gettext("There is no roster at this link."), 404)
     return redirect(request, f"/e/{event.id}/hand-in?key={quote(key)}&list={handed.id}#verdict")
 

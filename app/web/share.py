@@ -25,7 +25,6 @@ from app.web.pages import (
     csrf_value,
     expired_form,
     finish,
-    gone_roster,
     missing_roster,
     no_such_id,
     open_created,
@@ -43,10 +42,7 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_lang
 def view(request: Request, roster_id: str, session: SessionDep) -> Response:
     if no_such_id(roster_id):
         return missing_roster(request)
-    try:
-        stored = rosters.get_roster(session, roster_id)
-    except RosterNotFound as gone:
-        return gone_roster(request, gone)
+    stored = rosters.get_roster(session, roster_id)  # not there, deleted: the handler's page
     _note_reader(request, session, roster_id)
     # The page differs by version, language and the browser's CSRF token (in its copy form);
     # the browser asks again each time (no-cache) and is answered 304 while it is the same.
@@ -84,11 +80,8 @@ async def copy(request: Request, roster_id: str) -> Response:
 def _copy(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return expired_form(request)
-    try:
-        rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
-        take_creation(request, session)
-        created = rosters.copy_roster(session, roster_id)
-    except RosterNotFound as error:
-        return gone_roster(request, error)
+    rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+    take_creation(request, session)
+    created = rosters.copy_roster(session, roster_id)
     remember_roster(request, session, created.roster.id)
     return open_created(request, created)
