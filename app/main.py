@@ -29,8 +29,21 @@ from app.http.security_headers import SecurityHeaders
 from app.lifespan import storage_lifespan
 from app.services.creation_limit import CreationLimit, CreationRefused, trusted_proxies
 from app.services.errors import DocumentTooLarge, RosterNotFound
+from app.services.events import EventNotFound
+from app.services.games import GameNotFound
 from app.storage.db import UNAVAILABLE, StorageLimits
-from app.web import changes, deletion, editor, event_forms, home, pages, share, sheet
+from app.web import (
+    changes,
+    deletion,
+    editor,
+    event_forms,
+    game_forms,
+    home,
+    i18n,
+    pages,
+    share,
+    sheet,
+)
 from app.web import events as event_pages
 from app.web import games as games_pages
 from app.web.calculators import router as calculator_pages
@@ -65,21 +78,32 @@ Answer = Callable[[Request, Any], Response]
 
 
 def _by_address(api: Answer, page: Answer) -> Callable[[Request, Any], Awaitable[Response]]:
-    """A handler that answers as the API does under /api/ and with a page elsewhere."""
+    """A handler that answers as the API does under /api/ and with a page, in the page's
+    language, elsewhere."""
 
     async def answer(request: Request, exc: Any) -> Response:
-        return (api if request.url.path.startswith("/api/") else page)(request, exc)
+        if request.url.path.startswith("/api/"):
+            return api(request, exc)
+        i18n.use_lang(i18n.request_lang(request))
+        return page(request, exc)
 
     return answer
 
 
+def _page(answer: Callable[[Request], Response]) -> Answer:
+    return lambda request, _exc: answer(request)
+
+
 def _answer_refusals(app: FastAPI) -> None:
     """What the services refuse with, wherever a route leaves it to be answered: a roster not
-    there or deleted (404, 410) and a creation over the limit (429)."""
-    app.add_exception_handler(RosterNotFound,
-                              _by_address(refusals.roster_missing, pages.roster_refused))
-    app.add_exception_handler(CreationRefused,
-                              _by_address(refusals.too_many, pages.limit_refusal))
+    there or deleted (404, 410), a game or an event not there (404), a creation over the limit
+    (429)."""
+    for kind, api, page in (
+            (RosterNotFound, refusals.roster_missing, pages.gone_roster),
+            (GameNotFound, refusals.game_missing, _page(game_forms.missing)),
+            (EventNotFound, refusals.event_missing, _page(event_pages.missing)),
+            (CreationRefused, refusals.too_many, pages.limit_refusal)):
+        app.add_exception_handler(kind, _by_address(api, page))
     for kind in UNAVAILABLE:  # the database away: 503, as JSON or as a page by itself
         app.add_exception_handler(kind, health.database_unavailable)
 

@@ -120,17 +120,11 @@ def _key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_be
     return bearer(credentials, tr(lang, "Authorization: send the event's key as `Bearer <key>`"))
 
 
-def _not_found(lang: Lang, event_id: str) -> Exception:
-    return refusal(404, tr(lang, "no event %(event_id)s", event_id=event_id))
-
-
 def _keyed(kind: events.KeyKind) -> Any:
     def keyed(event_id: EventId, session: SessionDep, key: Annotated[str, Depends(_key)],
               lang: LangDep = "en") -> str:
         try:
             events.check_key(session, event_id, key, kind)
-        except events.EventNotFound as error:
-            raise _not_found(lang, event_id) from error
         except KeyRejected as error:
             raise refusal(403, tr(lang, "Authorization: this is not the event's key for "
                                         "this")) from error
@@ -175,19 +169,12 @@ def create_event(request: Request, session: SessionDep, response: Response,
             "hand_in_url": f"{base}/e/{event.id}/hand-in?key={created.hand_in_key}"}
 
 
-def _event(session: SessionDep, event_id: str, lang: Lang) -> events.StoredEvent:
-    try:
-        return events.get_event(session, event_id)
-    except events.EventNotFound as error:
-        raise _not_found(lang, event_id) from error
-
-
 @router.get("/{event_id}", response_model=EventPublic, responses=_MISSING)
 def read_event(request: Request, event_id: EventId, session: SessionDep, response: Response,
                lang: LangDep = "en") -> Any:
     """The event's rules and how many lists are in; every army once published."""
     response.headers["Cache-Control"] = "no-cache"
-    return public_json(session, _event(session, event_id, lang), lang, site(request))
+    return public_json(session, events.get_event(session, event_id), lang, site(request))
 
 
 @router.post("/{event_id}/lists", status_code=201, response_model=JudgedList,
@@ -213,7 +200,7 @@ def hand_in(request: Request, event_id: HandInEvent, session: SessionDep,
                                     "handed in")) from error
     except events.EventFull as error:
         raise refusal(409, tr(lang, "the event holds as many lists as it may")) from error
-    rules = _event(session, event_id, lang).rules
+    rules = events.get_event(session, event_id).rules
     return judged_json(event_id, kept, kept.judged(rules, lang), site(request))
 
 
@@ -222,7 +209,7 @@ def read_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
                response: Response, lang: LangDep = "en") -> Any:
     """Every list handed in, with its player, nation, points, verdict and reasons."""
     response.headers["Cache-Control"] = "no-store"
-    return _judged_all(session, _event(session, event_id, lang), lang, site(request))
+    return _judged_all(session, events.get_event(session, event_id), lang, site(request))
 
 
 @router.get("/{event_id}/lists.csv", response_class=Response,
@@ -231,7 +218,7 @@ def read_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
 def download_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
                    lang: LangDep = "en") -> Response:
     """The lists as a spreadsheet: player, army, nation, points, verdict, reasons."""
-    rows = _judged_all(session, _event(session, event_id, lang), lang, site(request))
+    rows = _judged_all(session, events.get_event(session, event_id), lang, site(request))
     return Response(lists_csv(rows, lang), media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="event-{event_id}.csv"',
         "Cache-Control": "no-store"})

@@ -187,17 +187,11 @@ def game_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends
                   tr(lang, "Authorization: send the game's key as `Bearer <edit_key>`"))
 
 
-def _not_found(lang: Lang, game_id: str) -> Exception:
-    return refusal(404, tr(lang, "no game %(game_id)s", game_id=game_id))
-
-
 def keyed_game(game_id: GameId, session: SessionDep, key: Annotated[str, Depends(game_key)],
                lang: LangDep = "en") -> tuple[str, int]:
     """The game id from the path and the side whose key the request has shown."""
     try:
         side = games.check_key(session, game_id, key)
-    except games.GameNotFound as error:
-        raise _not_found(lang, game_id) from error
     except KeyRejected as error:
         raise refusal(403, tr(lang, "Authorization: this is not the game's key")) from error
     return game_id, side
@@ -267,10 +261,7 @@ def create_game(request: Request, session: SessionDep, response: Response,
 def read_game(request: Request, game_id: GameId, session: SessionDep, response: Response,
               lang: LangDep = "en") -> dict[str, Any]:
     """The game: its state, its units, its thresholds and the whole log (never the key)."""
-    try:
-        game = games.get_game(session, game_id)
-    except games.GameNotFound as error:
-        raise _not_found(lang, game_id) from error
+    game = games.get_game(session, game_id)
     response.headers["ETag"] = etag(game.version)
     response.headers["Cache-Control"] = "no-cache"
     return public(game, site(request))
@@ -282,8 +273,6 @@ def apply(request: Request, session: Session, game_id: str, response: Response,
     version = expected_version(request.headers.get("if-match"), lang)
     try:
         game = games.change(session, game_id, version, change)
-    except games.GameNotFound as error:
-        raise _not_found(lang, game_id) from error
     except games.GameConflict as conflict:
         now = conflict.current.version
         text = stale(lang, version, now) if version == WEAK else tr(
@@ -362,8 +351,6 @@ def join_game(request: Request, game_id: GameId, session: SessionDep, response: 
         joined, side_key = _from_roster(lang, join.roster_id, join.version, lambda: (
             games.join_game(session, game_id, key, join.roster_id, join.version,
                             join.castle_defenders)))
-    except games.GameNotFound as error:
-        raise _not_found(lang, game_id) from error
     except KeyRejected as error:
         raise refusal(403, tr(lang, "Authorization: this is not the game's join key")) from error
     except games.AlreadyJoined as error:

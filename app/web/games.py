@@ -137,10 +137,7 @@ def view(request: Request, game_id: str, since: str = "") -> Response:
     with open_session(request) as session:
         if _unchanged(session, game_id, since):
             return Response(status_code=204, headers={"Cache-Control": "no-cache"})
-        try:
-            game = games.get_game(session, game_id)
-        except games.GameNotFound:
-            return missing(request)
+        game = games.get_game(session, game_id)
     return _draw(request, game, None)
 
 
@@ -150,10 +147,7 @@ def summary(request: Request, game_id: str) -> Response:
     if not GAME_ID.fullmatch(game_id):
         return missing(request)
     with open_session(request) as session:
-        try:
-            game = games.get_game(session, game_id)
-        except games.GameNotFound:
-            return missing(request)
+        game = games.get_game(session, game_id)
     link = f"{site_address(request)}/g/{game.id}/summary"
     response = page(request, "games/summary.html", {
         "game": game, "end": end_json(game.setup, game.state()), "link": link,

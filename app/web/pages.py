@@ -222,13 +222,6 @@ def gone_roster(request: Request, error: RosterNotFound) -> Response:
     return deleted_roster(request) if isinstance(error, RosterDeleted) else missing_roster(request)
 
 
-def roster_refused(request: Request, error: RosterNotFound) -> Response:
-    """A page's answer to a roster not there (404) or deleted (410) that its route leaves to
-    the handler app/main.py registers, in the page's language."""
-    i18n.use_lang(i18n.request_lang(request))
-    return gone_roster(request, error)
-
-
 def nothing_here(request: Request) -> Response:
     """A browser's answer for an address no route has: the site's page, in its language (no
     route ran, so no dependency chose the language yet)."""
