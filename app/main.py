@@ -94,6 +94,11 @@ def _page(answer: Callable[[Request], Response]) -> Answer:
     return lambda request, _exc: answer(request)
 
 
+async def _refused_page(request: Request, refusal: pages.PageRefusal) -> Response:
+    """A page's refusal made by a dependency before its route ran (an expired form...)."""
+    return refusal.response
+
+
 def _answer_refusals(app: FastAPI) -> None:
     """What the services refuse with, wherever a route leaves it to be answered: a roster not
     there or deleted (404, 410), a game or an event not there (404), a creation over the limit
@@ -104,6 +109,7 @@ def _answer_refusals(app: FastAPI) -> None:
             (EventNotFound, refusals.event_missing, _page(event_pages.missing)),
             (CreationRefused, refusals.too_many, pages.limit_refusal)):
         app.add_exception_handler(kind, _by_address(api, page))
+    app.add_exception_handler(pages.PageRefusal, _refused_page)
     for kind in UNAVAILABLE:  # the database away: 503, as JSON or as a page by itself
         app.add_exception_handler(kind, health.database_unavailable)
 

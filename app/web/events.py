@@ -27,14 +27,11 @@ from app.services import events
 from app.services.errors import KeyRejected
 from app.web import editing, i18n
 from app.web.pages import (
-    CSRF_COOKIE,
+    PostedForm,
     cookie_flags,
-    csrf_ok,
-    expired_form,
     page,
     redirect,
     refuse,
-    with_form,
 )
 from app.web.problems import problem_text
 from app.web.sheet import MAX_BOXES, share_qr
@@ -121,13 +118,7 @@ def rules_of(form: editing.Form) -> dict[str, Any]:
 
 
 @router.post("/e/new")
-async def create(request: Request) -> Response:
-    return await with_form(request, _create)
-
-
-def _create(request: Request, session: Session, form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
+def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
     try:
         rules = EventRules.model_validate(rules_of(form))
     except ValidationError as exc:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
 from app.domain import get_ruleset
 from app.domain.stored_documents import DOCUMENT
@@ -21,20 +22,15 @@ from app.services.errors import (
 )
 from app.web import editing, i18n
 from app.web.pages import (
-    CSRF_COOKIE,
     YEAR,
+    PostedData,
+    PostedForm,
     browser_device,
     cookie_flags,
-    csrf_ok,
-    expired_form,
-    in_thread,
     open_created,
     page,
-    read_multipart,
     refuse,
     remember_roster,
-    unreadable_form,
-    with_form,
 )
 from app.web.problems import edit_problem, problem_text
 from app.web.systems import SYSTEMS
@@ -73,13 +69,7 @@ def _home(request: Request, session: Session, status_code: int = 200,
 
 
 @router.post("/rosters/new")
-async def create(request: Request) -> Response:
-    return await with_form(request, _create)
-
-
-def _create(request: Request, session: Session, form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
+def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
     ruleset = form.get("ruleset", "chainmail")
     if not form.get("name", "").strip():
         form = editing.Form([*form.items_list(), ("name", _default_name(request, ruleset, form))])
@@ -111,14 +101,8 @@ def _default_name(request: Request, ruleset: str, form: editing.Form) -> str:
 
 
 @router.post("/rosters/import")
-async def import_file(request: Request) -> Response:
+async def import_file(request: Request, data: PostedData, session: SessionDep) -> Response:
     """The home page's upload form: a file exported from Muster becomes a new roster."""
-    try:
-        data = await read_multipart(request)
-    except (editing.TooManyFields, editing.UnreadableForm) as refused:
-        return unreadable_form(request, refused)
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
-        return expired_form(request)
     upload = data.get("file")
     lang = i18n.request_lang(request)
     try:
@@ -127,8 +111,8 @@ async def import_file(request: Request) -> Response:
                                   "message": i18n.gettext("choose a file to import")}])
         model = parse_roster(await upload.read(), lang)
     except ImportRefused as refused:
-        return await in_thread(request, _import_refused, refused)
-    return await in_thread(request, _import, model)
+        return await run_in_threadpool(_import_refused, request, session, refused)
+    return await run_in_threadpool(_import, request, session, model)
 
 
 def _import_refused(request: Request, session: Session, refused: ImportRefused) -> Response:

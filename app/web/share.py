@@ -16,14 +16,13 @@ from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
-from app.web import editing, i18n
+from app.web import i18n
 from app.web.pages import (
-    CSRF_COOKIE,
     DEVICE_COOKIE,
+    PostedForm,
+    RosterAddress,
     browser_device,
-    csrf_ok,
     csrf_value,
-    expired_form,
     finish,
     missing_roster,
     no_such_id,
@@ -31,7 +30,6 @@ from app.web.pages import (
     page,
     remember_roster,
     roster_context,
-    roster_form,
 )
 from app.web.templating import VARY
 
@@ -73,13 +71,8 @@ def _note_reader(request: Request, session: Session, roster_id: str) -> None:
 
 
 @router.post("/r/{roster_id}/copy")
-async def copy(request: Request, roster_id: str) -> Response:
-    return await roster_form(request, roster_id, _copy)
-
-
-def _copy(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
+def copy(request: Request, roster_id: RosterAddress, form: PostedForm,
+         session: SessionDep) -> Response:
     rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
     take_creation(request, session)
     created = rosters.copy_roster(session, roster_id)
