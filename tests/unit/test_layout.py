@@ -185,24 +185,25 @@ def test_layers_import_only_what_the_table_allows() -> None:
     assert bad == []
 
 
+def _library_imports(layers: dict[str, Layer]) -> list[tuple[str, str, str, set[str]]]:
+    """(module, its layer, a library it imports, the names it takes from it)."""
+    return [(name, layer, library, names) for name, path in _modules().items()
+            for layer in [_layer_of(name, layers)] if layer is not None
+            for library, names in _libraries(path).items()]
+
+
 def test_no_layer_imports_a_library_its_row_forbids() -> None:
     layers = _table()
-    bad = sorted(
-        f"{name} ({layer}) imports {library}"
-        for name, path in _modules().items()
-        for layer in [_layer_of(name, layers)] if layer is not None
-        for library in _libraries(path) if library in layers[layer].never)
+    bad = sorted(f"{name} ({layer}) imports {library}"
+                 for name, layer, library, _ in _library_imports(layers)
+                 if library in layers[layer].never)
     assert bad == []
 
 
 def test_above_the_services_sqlmodel_gives_only_the_session_type() -> None:
-    layers = _table()
-    bad = sorted(
-        f"{name} imports {sorted(names)} of sqlmodel"
-        for name, path in _modules().items()
-        if _layer_of(name, layers) in SESSION_TYPE_ONLY
-        for library, names in _libraries(path).items()
-        if library == "sqlmodel" and names != {"Session"})
+    bad = sorted(f"{name} imports {sorted(names)} of sqlmodel"
+                 for name, layer, library, names in _library_imports(_table())
+                 if layer in SESSION_TYPE_ONLY and library == "sqlmodel" and names != {"Session"})
     assert bad == []
 
 
