@@ -26,8 +26,8 @@ from app.storage import db
 
 
 def open_session(request: Request) -> Session:
-    """A session on the app's engine that carries its storage limits, for a route that opens
-    its own (one thread hop)."""
+    """A session on the app's engine that carries its storage limits (StorageLimits, built
+    once by create_app): get_session's, and the editor's forms' (pages.roster_form)."""
     engine = getattr(request.app.state, "engine", None)
     if engine is None:
         raise RuntimeError("the database is opened by the app's lifespan; start the app first")
