@@ -1,30 +1,58 @@
-"""The application factory: middleware, routers, static files."""
+"""The application factory: middleware, routers, static files, and the answers to what the
+services refuse with (as JSON under /api/, as pages elsewhere)."""
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app import __version__, errors
-from app.api import calculators, docs, exports, health, pricing, roster_edits, rosters
+from app import __version__
+from app.api import (
+    calculators,
+    docs,
+    exports,
+    health,
+    pricing,
+    refusals,
+    roster_edits,
+    rosters,
+)
 from app.api import events as events_api
 from app.api import games as games_api
 from app.config import Settings, get_settings
-from app.deps import APP_DEPENDENCIES
-from app.domain import RULESETS
 from app.domain.text import tr
+from app.http import errors
 from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.cross_site import CrossSiteWrites
+from app.http.deps import APP_DEPENDENCIES
+from app.http.language import lang_of
 from app.http.limits import BodySizeLimit
 from app.http.observability import RequestLog, configure_logging
 from app.http.security_headers import HEADERS as SECURITY_HEADERS
 from app.http.security_headers import SecurityHeaders
 from app.lifespan import storage_lifespan
-from app.services.creation_limit import CreationLimit, trusted_proxies
-from app.services.errors import DocumentTooLarge
-from app.web import changes, deletion, editor, event_forms, home, pages, share, sheet
+from app.services.creation_limit import CreationLimit, CreationRefused, trusted_proxies
+from app.services.errors import DocumentTooLarge, RosterNotFound
+from app.services.events import EventNotFound
+from app.services.games import GameNotFound
+from app.storage.db import UNAVAILABLE, StorageLimits
+from app.web import (
+    changes,
+    deletion,
+    editor,
+    event_forms,
+    game_forms,
+    home,
+    i18n,
+    pages,
+    share,
+    sheet,
+)
 from app.web import events as event_pages
 from app.web import games as games_pages
 from app.web.calculators import router as calculator_pages
@@ -43,14 +71,56 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     # The site's address for the links pages write (app/web/templating.py, site_address).
     app.state.public_url = settings.public_url
-    app.state.creation_limit = CreationLimit.from_settings(settings)
-    errors.register_tags(set(RULESETS))
+    app.state.creation_limit = CreationLimit(settings.creation_limit,
+                                             settings.creation_window_seconds)
+    # Carried by every session the app opens (app/http/deps.py, open_session).
+    app.state.storage_limits = StorageLimits.from_settings(settings)
     errors.install(app, missing_page=pages.nothing_here, deleted_page=deletion.deleted_page)
-    health.install(app)
+    _answer_refusals(app)
     _answer_failures(app)
     _include_routes(app)
     _add_middleware(app, settings)
     return app
+
+
+Answer = Callable[[Request, Any], Response]
+
+
+def _by_address(api: Answer, page: Answer) -> Callable[[Request, Any], Awaitable[Response]]:
+    """A handler that answers as the API does under /api/ and with a page, in the page's
+    language, elsewhere."""
+
+    async def answer(request: Request, exc: Any) -> Response:
+        if request.url.path.startswith("/api/"):
+            return api(request, exc)
+        i18n.use_lang(i18n.request_lang(request))
+        return page(request, exc)
+
+    return answer
+
+
+def _page(answer: Callable[[Request], Response]) -> Answer:
+    return lambda request, _exc: answer(request)
+
+
+async def _refused_page(request: Request, refusal: pages.PageRefusal) -> Response:
+    """A page's refusal made by a dependency before its route ran (an expired form...)."""
+    return refusal.response
+
+
+def _answer_refusals(app: FastAPI) -> None:
+    """What the services refuse with, wherever a route leaves it to be answered: a roster not
+    there or deleted (404, 410), a game or an event not there (404), a creation over the limit
+    (429)."""
+    for kind, api, page in (
+            (RosterNotFound, refusals.roster_missing, pages.gone_roster),
+            (GameNotFound, refusals.game_missing, _page(game_forms.missing)),
+            (EventNotFound, refusals.event_missing, _page(event_pages.missing)),
+            (CreationRefused, refusals.too_many, pages.limit_refusal)):
+        app.add_exception_handler(kind, _by_address(api, page))
+    app.add_exception_handler(pages.PageRefusal, _refused_page)
+    for kind in UNAVAILABLE:  # the database away: 503, as JSON or as a page by itself
+        app.add_exception_handler(kind, health.database_unavailable)
 
 
 def _answer_failures(app: FastAPI) -> None:
@@ -60,10 +130,9 @@ def _answer_failures(app: FastAPI) -> None:
     async def _too_large(request: Request, exc: DocumentTooLarge) -> JSONResponse:
         # Stored, it could not be sent back within the body limit (read, then PUT; exported,
         # then imported): refused as a body over the limit is. Pages word it themselves.
-        text = tr("ru" if request.query_params.get("lang") == "ru" else "en",
-                  "the roster would be %(size)s bytes once stored, over the %(limit)s a request "
-                  "may carry: it could not be sent back as read or exported", size=exc.size,
-                  limit=exc.limit)
+        text = tr(lang_of(request), "the roster would be %(size)s bytes once stored, over "
+                  "the %(limit)s a request may carry: it could not be sent back as read or "
+                  "exported", size=exc.size, limit=exc.limit)
         return JSONResponse(status_code=413, content=errors.refusal_body(text))
 
     @app.exception_handler(Exception)

@@ -10,14 +10,13 @@ from fastapi import APIRouter, Body, Depends, Query
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from app import errors
-from app.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body, not_found
 from app.domain import get_ruleset
 from app.domain.base import Lang, Whole
 from app.domain.chainmail import figure_sizes as fs
 from app.domain.chainmail import man_to_man as mm
 from app.domain.chainmail import siege as sg
 from app.domain.chainmail import weather as wx
+from app.domain.field_errors import register_tags
 from app.domain.formation_density import Unit, exchange, melee_json
 from app.domain.formation_density import catalogue as fd_cat
 from app.domain.formation_density import shooting as sh
@@ -27,7 +26,8 @@ from app.domain.line_and_square.order_test import OrderTestQuery, chance_json
 from app.domain.line_and_square.roster import FormationId
 from app.domain.text import ntr, tr
 from app.http.cross_site import CROSS_SITE_ANSWER
-from app.schemas import Failure, ValidationFailure
+from app.http.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body
+from app.http.errors import Failure, ReferenceNotFound, ValidationFailure
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
 
@@ -55,7 +55,7 @@ def order_test_chance(
 
 # Discriminator tags, removed from error paths so a field reads "a.lines[0].count".
 INLINE, STORED = "formation_density:unit", "formation_density:stored_unit"
-errors.register_tags({INLINE, STORED})
+register_tags({INLINE, STORED})
 
 
 class StoredUnit(BaseModel):
@@ -91,7 +91,7 @@ class MeleeRequest(BaseModel):
 
 def _refuse(field: str, message: str, *,
             missing: bool = False) -> RequestValidationError:
-    kind = errors.ReferenceNotFound if missing else RequestValidationError
+    kind = ReferenceNotFound if missing else RequestValidationError
     return kind([{"loc": ("body", *field.split(".")), "msg": message,
                   "type": "not_found" if missing else "value_error"}])
 
@@ -103,9 +103,8 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
         return side, None
     try:
         stored = rosters.get_roster(session, side.roster)
-    except RosterDeleted as gone:
-        # 410, worded as the rest of the API words a deleted roster.
-        raise not_found(lang, side.roster, gone) from gone
+    except RosterDeleted:
+        raise  # 410, answered as the rest of the API answers a deleted roster
     except RosterNotFound as missing:
         raise _refuse(f"{field}.roster", tr(lang, "there is no roster %(roster)s",
                                             roster=side.roster),

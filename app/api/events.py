@@ -15,16 +15,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.health import UNAVAILABLE_ANSWER
+from app.api.models import TOO_MANY
+from app.api.refusals import named_roster
 from app.api.rosters import site
-from app.deps import (
-    NOT_JSON_ANSWER,
-    ROSTER_ID,
-    LangDep,
-    SessionDep,
-    bearer,
-    json_body,
-    refusal,
-)
 from app.domain import RosterDocument
 from app.domain.base import Lang, whole_in
 from app.domain.events import EventRules
@@ -32,9 +25,19 @@ from app.domain.names import RosterName
 from app.domain.text import tr
 from app.exports.event_lists import judged_json, lists_csv
 from app.http.cross_site import CROSS_SITE_ANSWER
-from app.schemas import Failure, ValidationFailure
-from app.services import creation_limit, events
-from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
+from app.http.deps import (
+    NOT_JSON_ANSWER,
+    ROSTER_ID,
+    LangDep,
+    SessionDep,
+    bearer,
+    json_body,
+    refusal,
+    take_creation,
+)
+from app.http.errors import Failure, ValidationFailure
+from app.services import events
+from app.services.errors import KeyRejected
 from app.services.records import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/events", tags=["events"])
@@ -117,17 +120,11 @@ def _key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_be
     return bearer(credentials, tr(lang, "Authorization: send the event's key as `Bearer <key>`"))
 
 
-def _not_found(lang: Lang, event_id: str) -> Exception:
-    return refusal(404, tr(lang, "no event %(event_id)s", event_id=event_id))
-
-
 def _keyed(kind: events.KeyKind) -> Any:
     def keyed(event_id: EventId, session: SessionDep, key: Annotated[str, Depends(_key)],
               lang: LangDep = "en") -> str:
         try:
             events.check_key(session, event_id, key, kind)
-        except events.EventNotFound as error:
-            raise _not_found(lang, event_id) from error
         except KeyRejected as error:
             raise refusal(403, tr(lang, "Authorization: this is not the event's key for "
                                         "this")) from error
@@ -154,14 +151,14 @@ def public_json(session: SessionDep, event: events.StoredEvent, lang: Lang,
 
 
 @router.post("", status_code=201, response_model=EventCreated, dependencies=[Depends(json_body)],
-             responses={**_MISSING, **NOT_JSON_ANSWER, **creation_limit.TOO_MANY,
+             responses={**_MISSING, **NOT_JSON_ANSWER, **TOO_MANY,
                         **CROSS_SITE_ANSWER})
 def create_event(request: Request, session: SessionDep, response: Response,
                  rules: Annotated[EventRules, Body()], lang: LangDep = "en") -> Any:
     """Make an event. The answer holds its two keys, once: keep `organiser_url`, send
     `hand_in_url` to the players, and `view_url` to anyone."""
     created = events.create_event(
-        session, rules, admit=lambda: creation_limit.admit_api(request, session, lang))
+        session, rules, admit=lambda: take_creation(request, session))
     event, base = created.event, site(request)
     response.headers["Location"] = f"{router.prefix}/{event.id}"
     response.headers["Cache-Control"] = "no-store"
@@ -172,19 +169,12 @@ def create_event(request: Request, session: SessionDep, response: Response,
             "hand_in_url": f"{base}/e/{event.id}/hand-in?key={created.hand_in_key}"}
 
 
-def _event(session: SessionDep, event_id: str, lang: Lang) -> events.StoredEvent:
-    try:
-        return events.get_event(session, event_id)
-    except events.EventNotFound as error:
-        raise _not_found(lang, event_id) from error
-
-
 @router.get("/{event_id}", response_model=EventPublic, responses=_MISSING)
 def read_event(request: Request, event_id: EventId, session: SessionDep, response: Response,
                lang: LangDep = "en") -> Any:
     """The event's rules and how many lists are in; every army once published."""
     response.headers["Cache-Control"] = "no-cache"
-    return public_json(session, _event(session, event_id, lang), lang, site(request))
+    return public_json(session, events.get_event(session, event_id), lang, site(request))
 
 
 @router.post("/{event_id}/lists", status_code=201, response_model=JudgedList,
@@ -200,26 +190,17 @@ def hand_in(request: Request, event_id: HandInEvent, session: SessionDep,
     place of their earlier one; the answer says at once whether it keeps the event's rules
     and its nation's, and why not."""
     roster_id = getattr(handed, "roster_id", None)
+    version = getattr(handed, "version", None)
     try:
-        kept = events.hand_in(session, event_id, handed.player, roster_id,
-                              getattr(handed, "version", None),
-                              document=getattr(handed, "document", None))
+        with named_roster(lang, roster_id, version):
+            kept = events.hand_in(session, event_id, handed.player, roster_id, version,
+                                  document=getattr(handed, "document", None))
     except events.EventClosed as error:
         raise refusal(409, tr(lang, "the deadline has passed: lists are no longer "
                                     "handed in")) from error
     except events.EventFull as error:
         raise refusal(409, tr(lang, "the event holds as many lists as it may")) from error
-    except RevisionNotFound as error:
-        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
-                              roster_id=roster_id, version=getattr(handed, "version", None))
-                      ) from error
-    except RosterDeleted as error:
-        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
-                              roster_id=roster_id)) from error
-    except RosterNotFound as error:
-        raise refusal(404, tr(lang, "no roster %(roster_id)s",
-                              roster_id=roster_id)) from error
-    rules = _event(session, event_id, lang).rules
+    rules = events.get_event(session, event_id).rules
     return judged_json(event_id, kept, kept.judged(rules, lang), site(request))
 
 
@@ -228,7 +209,7 @@ def read_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
                response: Response, lang: LangDep = "en") -> Any:
     """Every list handed in, with its player, nation, points, verdict and reasons."""
     response.headers["Cache-Control"] = "no-store"
-    return _judged_all(session, _event(session, event_id, lang), lang, site(request))
+    return _judged_all(session, events.get_event(session, event_id), lang, site(request))
 
 
 @router.get("/{event_id}/lists.csv", response_class=Response,
@@ -237,7 +218,7 @@ def read_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
 def download_lists(request: Request, event_id: OrganiserEvent, session: SessionDep,
                    lang: LangDep = "en") -> Response:
     """The lists as a spreadsheet: player, army, nation, points, verdict, reasons."""
-    rows = _judged_all(session, _event(session, event_id, lang), lang, site(request))
+    rows = _judged_all(session, events.get_event(session, event_id), lang, site(request))
     return Response(lists_csv(rows, lang), media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="event-{event_id}.csv"',
         "Cache-Control": "no-store"})

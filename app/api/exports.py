@@ -18,8 +18,8 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 
 from app.api.health import UNAVAILABLE_ANSWER
+from app.api.models import TOO_MANY, RosterCreated
 from app.api.rosters import created_answer
-from app.deps import NOT_JSON_ANSWER, LangDep, RosterId, SessionDep, is_json, not_found, not_json
 from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.text import tr
@@ -30,13 +30,19 @@ from app.exports import (
     export_markdown,
     export_text,
 )
+from app.exports.imports import ImportRefused, import_schema, parse_roster
 from app.http.cross_site import CROSS_SITE_ANSWER
-from app.imports import ImportRefused, import_schema, parse_roster
-from app.schemas import Failure, ValidationFailure
-from app.services import creation_limit, rosters
-from app.services.errors import RosterNotFound
-from app.services.records import StoredRoster
-from app.storage.tables import RosterCreated
+from app.http.deps import (
+    NOT_JSON_ANSWER,
+    LangDep,
+    RosterId,
+    SessionDep,
+    is_json,
+    not_json,
+    take_creation,
+)
+from app.http.errors import Failure, ValidationFailure
+from app.services import rosters
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["exports"])
 
@@ -53,19 +59,12 @@ _MISSING_AS_JSON: dict[int | str, dict[str, Any]] = {
     for code, answer in (_MISSING | UNAVAILABLE_ANSWER).items()}
 
 
-def _stored(session: Any, roster_id: str, lang: Lang) -> StoredRoster:
-    try:
-        return rosters.get_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
-
-
 @router.get("/{roster_id}/export.json", responses=_MISSING | UNAVAILABLE_ANSWER)
 def export_roster_json(roster_id: RosterId, session: SessionDep,
                        lang: LangDep = "en") -> JSONResponse:
     """The roster document plus `format`, `ruleset_version` and `exported_at`: import it back
     with `POST /api/v1/rosters/import`."""
-    roster = _stored(session, roster_id, lang)
+    roster = rosters.get_roster(session, roster_id)
     body = export_json(roster.document, RULESETS[roster.ruleset].version, datetime.now(UTC))
     return JSONResponse(body, headers={
         "Content-Disposition": content_disposition(roster.name, "json")})
@@ -83,7 +82,7 @@ def _text_export(ext: str) -> Callable[..., Response]:
     write, media_type = TEXT_FORMATS[ext]
 
     def export(roster_id: RosterId, session: SessionDep, lang: LangDep = "en") -> Response:
-        roster = _stored(session, roster_id, lang)
+        roster = rosters.get_roster(session, roster_id)
         return PlainTextResponse(write(roster.document, lang), media_type=media_type, headers={
             "Content-Disposition": content_disposition(roster.name, ext)})
 
@@ -151,7 +150,7 @@ async def _uploaded_bytes(request: Request, lang: Lang) -> bytes | JSONResponse:
                  413: {"model": Failure, "description": "Body over the size limit"},
                  422: {"model": ValidationFailure,
                        "description": "The file was refused whole; the message says why"},
-                 **NOT_JSON_ANSWER, **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER,
+                 **NOT_JSON_ANSWER, **TOO_MANY, **CROSS_SITE_ANSWER,
                  **UNAVAILABLE_ANSWER})
 async def import_roster(request: Request, session: SessionDep, response: Response,
                         lang: LangDep = "en") -> Any:
@@ -167,5 +166,5 @@ async def import_roster(request: Request, session: SessionDep, response: Respons
     # Counted once the document is accepted, its size too: a refused one costs nothing.
     created = await run_in_threadpool(
         rosters.create_roster, session, document,
-        admit=lambda: creation_limit.admit_api(request, session, lang))
+        admit=lambda: take_creation(request, session))
     return created_answer(request, created, lang, response)

@@ -20,16 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from app.api.health import UNAVAILABLE_ANSWER
+from app.api.models import TOO_MANY
+from app.api.refusals import named_roster
 from app.api.rosters import IF_MATCH, WEAK, etag, expected_version, site, stale
-from app.deps import (
-    NOT_JSON_ANSWER,
-    ROSTER_ID,
-    LangDep,
-    SessionDep,
-    bearer,
-    json_body,
-    refusal,
-)
 from app.domain import limits
 from app.domain.base import Lang, whole_in
 from app.domain.game import GameRefused
@@ -39,11 +32,20 @@ from app.domain.game.tables import PEASANT_ENEMIES
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.roster import FormationId
 from app.domain.text import tr
-from app.errors import refusal_body
 from app.http.cross_site import CROSS_SITE_ANSWER
-from app.schemas import Failure, ValidationFailure
-from app.services import creation_limit, games
-from app.services.errors import KeyRejected, RevisionNotFound, RosterDeleted, RosterNotFound
+from app.http.deps import (
+    NOT_JSON_ANSWER,
+    ROSTER_ID,
+    LangDep,
+    SessionDep,
+    bearer,
+    json_body,
+    refusal,
+    take_creation,
+)
+from app.http.errors import Failure, ValidationFailure, refusal_body
+from app.services import games
+from app.services.errors import KeyRejected
 from app.services.records import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
@@ -185,17 +187,11 @@ def game_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends
                   tr(lang, "Authorization: send the game's key as `Bearer <edit_key>`"))
 
 
-def _not_found(lang: Lang, game_id: str) -> Exception:
-    return refusal(404, tr(lang, "no game %(game_id)s", game_id=game_id))
-
-
 def keyed_game(game_id: GameId, session: SessionDep, key: Annotated[str, Depends(game_key)],
                lang: LangDep = "en") -> tuple[str, int]:
     """The game id from the path and the side whose key the request has shown."""
     try:
         side = games.check_key(session, game_id, key)
-    except games.GameNotFound as error:
-        raise _not_found(lang, game_id) from error
     except KeyRejected as error:
         raise refusal(403, tr(lang, "Authorization: this is not the game's key")) from error
     return game_id, side
@@ -230,15 +226,8 @@ def _from_roster(lang: Lang, roster_id: str, version: int | None, take: Callable
     """`take()`, with the refusals of the roster it plays answered as the API answers them;
     a roster the companion cannot play is a refusal of state (409), as every such one."""
     try:
-        return take()
-    except RevisionNotFound as error:
-        raise refusal(404, tr(lang, "version: roster %(roster_id)s has no version %(version)s",
-                              roster_id=roster_id, version=version)) from error
-    except RosterDeleted as error:
-        raise refusal(410, tr(lang, "roster %(roster_id)s was deleted",
-                              roster_id=roster_id)) from error
-    except RosterNotFound as error:
-        raise refusal(404, tr(lang, "no roster %(roster_id)s", roster_id=roster_id)) from error
+        with named_roster(lang, roster_id, version):
+            return take()
     except games.NotPlayable as error:
         raise refusal(409, "roster_id: " + tr(
             lang, "no game companion for this rule system yet")) from error
@@ -246,7 +235,7 @@ def _from_roster(lang: Lang, roster_id: str, version: int | None, take: Callable
 
 @router.post("", status_code=201, response_model=GameCreated, dependencies=[Depends(json_body)],
              responses={201: {"headers": _ETAG}, **_MISSING, **NOT_JSON_ANSWER,
-                        **creation_limit.TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER,
+                        **TOO_MANY, **CROSS_SITE_ANSWER, **UNAVAILABLE_ANSWER,
                         409: {"model": Failure,
                               "description": "The roster's rule system has no game companion"},
                         410: {"model": Failure, "description": "The roster was deleted"}})
@@ -258,7 +247,7 @@ def create_game(request: Request, session: SessionDep, response: Response,
     created, key, join_key = _from_roster(lang, start.roster_id, start.version, lambda: (
         games.create_game(session, start.roster_id, start.version, start.weather,
                           castle_defenders=start.castle_defenders,
-                          admit=lambda: creation_limit.admit_api(request, session, lang))))
+                          admit=lambda: take_creation(request, session))))
     response.headers["ETag"] = etag(created.version)
     response.headers["Location"] = f"{router.prefix}/{created.id}"
     response.headers["Cache-Control"] = "no-store"
@@ -272,10 +261,7 @@ def create_game(request: Request, session: SessionDep, response: Response,
 def read_game(request: Request, game_id: GameId, session: SessionDep, response: Response,
               lang: LangDep = "en") -> dict[str, Any]:
     """The game: its state, its units, its thresholds and the whole log (never the key)."""
-    try:
-        game = games.get_game(session, game_id)
-    except games.GameNotFound as error:
-        raise _not_found(lang, game_id) from error
+    game = games.get_game(session, game_id)
     response.headers["ETag"] = etag(game.version)
     response.headers["Cache-Control"] = "no-cache"
     return public(game, site(request))
@@ -287,8 +273,6 @@ def apply(request: Request, session: Session, game_id: str, response: Response,
     version = expected_version(request.headers.get("if-match"), lang)
     try:
         game = games.change(session, game_id, version, change)
-    except games.GameNotFound as error:
-        raise _not_found(lang, game_id) from error
     except games.GameConflict as conflict:
         now = conflict.current.version
         text = stale(lang, version, now) if version == WEAK else tr(
@@ -367,8 +351,6 @@ def join_game(request: Request, game_id: GameId, session: SessionDep, response: 
         joined, side_key = _from_roster(lang, join.roster_id, join.version, lambda: (
             games.join_game(session, game_id, key, join.roster_id, join.version,
                             join.castle_defenders)))
-    except games.GameNotFound as error:
-        raise _not_found(lang, game_id) from error
     except KeyRejected as error:
         raise refusal(403, tr(lang, "Authorization: this is not the game's join key")) from error
     except games.AlreadyJoined as error:

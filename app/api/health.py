@@ -15,19 +15,17 @@ import logging
 from html import escape
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
-from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from app import __version__
 from app.domain.base import Lang
 from app.domain.text import tr
-from app.errors import refusal_body
-from app.schemas import Failure
-from app.storage.db import UNAVAILABLE, readiness
-from app.web import i18n
+from app.http.deps import readiness
+from app.http.errors import Failure, refusal_body
+from app.http.language import lang_of, request_lang
 
 router = APIRouter(tags=["operations"])
 log = logging.getLogger("muster.health")
@@ -47,11 +45,10 @@ async def healthz() -> dict[str, str]:
 @router.get("/readyz", responses={503: {"description": "database unreachable or not migrated"}})
 async def readyz(request: Request) -> JSONResponse:
     """Ready for traffic: the database answers and its schema is at this release's head."""
-    engine: Engine | None = getattr(request.app.state, "engine", None)
-    if engine is None:
+    state = await run_in_threadpool(readiness, request)
+    if state is None:
         return JSONResponse({"status": "unavailable", "version": __version__,
                              "problem": "starting: the database is not open yet"}, 503)
-    state = await run_in_threadpool(readiness, engine)
     body: dict[str, Any] = {
         "status": "ready" if state.ready else "unavailable",
         "version": __version__,
@@ -84,15 +81,16 @@ def _unavailable_page(lang: Lang, title: str, text: str, request_id: str) -> str
 
 
 async def database_unavailable(request: Request, error: Exception) -> Response:
+    """The answer to a request that needed the database while it was away (app/main.py
+    registers it for app.storage.db.UNAVAILABLE)."""
     request_id = str(getattr(request.state, "request_id", "") or "")
     log.warning("database unavailable: %s: %s", type(error).__name__,
                 (str(getattr(error, "orig", None) or error).strip().splitlines() or [""])[0])
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
     if request.url.path.startswith("/api/"):
-        lang: Lang = "ru" if request.query_params.get("lang") == "ru" else "en"
-        title, text = _message(lang)
+        title, text = _message(lang_of(request))
         return JSONResponse(refusal_body(text), 503, headers=headers)
-    lang = i18n.request_lang(request)
+    lang = request_lang(request)
     title, text = _message(lang)
     return HTMLResponse(_unavailable_page(lang, title, text, request_id), 503, headers=headers)
 
@@ -104,7 +102,3 @@ UNAVAILABLE_ANSWER: dict[int | str, dict[str, Any]] = {503: {
     "headers": {"Retry-After": {"description": "Seconds to wait before trying again",
                                 "required": True, "schema": {"type": "integer"}}}}}
 
-
-def install(app: FastAPI) -> None:
-    for kind in UNAVAILABLE:
-        app.add_exception_handler(kind, database_unavailable)

@@ -7,10 +7,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Depends, HTTPException, Query
 from fastapi.responses import JSONResponse
 
-from app.deps import NOT_JSON_ANSWER, json_body
+from app.api.models import PricedResult, RulesetSummary
 from app.domain import RULESETS, RosterDocument, get_ruleset
 from app.http.cross_site import CROSS_SITE_ANSWER
-from app.schemas import Failure, PricedResult, RulesetSummary, ValidationFailure
+from app.http.deps import NOT_JSON_ANSWER, json_body
+from app.http.errors import Failure, ValidationFailure
 
 router = APIRouter(prefix="/api/v1", tags=["pricing"])
 

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from app.api.edit_schemas import LegalSuggestion, RosterEdits, edit_data
 from app.api.health import UNAVAILABLE_ANSWER
+from app.api.models import RosterPublic, StaleVersion
 from app.api.rosters import (
     BODY,
     IF_MATCH,
@@ -30,18 +31,17 @@ from app.api.rosters import (
     site,
     stale,
 )
-from app.deps import KeyedRosterId, LangDep, RosterId, SessionDep, json_body, not_found, refusal
 from app.domain import RULESETS
 from app.domain.base import Lang, points_json
 from app.domain.edits import EditError
+from app.domain.field_errors import field_path
 from app.domain.text import tr
-from app.errors import field_path, refusal_body
 from app.http import conditional
-from app.schemas import Failure
+from app.http.deps import KeyedRosterId, LangDep, RosterId, SessionDep, json_body, refusal
+from app.http.errors import Failure, refusal_body
 from app.services import edits, rosters
-from app.services.errors import NoSuggestion, RevisionNotFound, RosterNotFound, VersionConflict
+from app.services.errors import NoSuggestion, RevisionNotFound, VersionConflict
 from app.services.records import MAX_VERSION
-from app.storage.tables import RosterPublic, StaleVersion
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"])
 
@@ -103,8 +103,6 @@ def edit_roster(request: Request, roster_id: KeyedRosterId, session: SessionDep,
     sent = body.edits
     try:
         edited = edits.edit_roster(session, roster_id, sent, version, lang)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
     except VersionConflict as conflict:
         return _stale_answer(lang, version, conflict)
     except EditError as error:
@@ -130,8 +128,6 @@ def undo(request: Request, roster_id: KeyedRosterId, session: SessionDep, respon
     version = expected_version(request.headers.get("if-match"), lang)
     try:
         edited = edits.revert_to(session, roster_id, to, version, lang)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
     except VersionConflict as conflict:
         return _stale_answer(lang, version, conflict)
     except RevisionNotFound as error:
@@ -159,10 +155,7 @@ def make_legal(request: Request, roster_id: RosterId, session: SessionDep,
     """What "Make it legal" would change in the roster's current version, and the edits that
     make it: PATCH them with If-Match `"v<version>"`. Chainmail only. The ETag and
     If-None-Match work as for the roster itself."""
-    try:
-        roster = rosters.get_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    roster = rosters.get_roster(session, roster_id)
     cache = {"ETag": etag(roster.version), "Cache-Control": "no-cache"}
     if conditional.fresh(request, cache["ETag"]):
         return Response(status_code=304, headers=cache)

@@ -16,34 +16,34 @@ from fastapi.responses import JSONResponse
 from pydantic import TypeAdapter
 
 from app.api.health import UNAVAILABLE_ANSWER
-from app.deps import (
-    NOT_JSON_ANSWER,
-    KeyedRosterId,
-    LangDep,
-    RosterId,
-    SessionDep,
-    json_body,
-    not_found,
-    refusal,
-)
-from app.domain import RosterDocument
-from app.domain.base import Lang
-from app.domain.text import tr
-from app.errors import refusal_body
-from app.http import conditional
-from app.http.cross_site import CROSS_SITE_ANSWER
-from app.schemas import Failure, ValidationFailure
-from app.services import creation_limit, revisions, rosters
-from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
-from app.services.judgements import judgement
-from app.services.records import MAX_VERSION, StoredRoster
-from app.storage.tables import (
+from app.api.models import (
+    TOO_MANY,
     RevisionPublic,
     RevisionSummary,
     RosterCreated,
     RosterPublic,
     StaleVersion,
 )
+from app.domain import RosterDocument
+from app.domain.base import Lang
+from app.domain.text import tr
+from app.http import conditional
+from app.http.cross_site import CROSS_SITE_ANSWER
+from app.http.deps import (
+    NOT_JSON_ANSWER,
+    KeyedRosterId,
+    LangDep,
+    RosterId,
+    SessionDep,
+    json_body,
+    refusal,
+    take_creation,
+)
+from app.http.errors import Failure, ValidationFailure, refusal_body
+from app.services import revisions, rosters
+from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
+from app.services.judgements import judgement
+from app.services.records import MAX_VERSION, StoredRoster
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"])
 
@@ -155,7 +155,7 @@ def expected_version(if_match: str | None, lang: Lang) -> int:
 
 
 @router.post("", status_code=201, response_model=RosterCreated, dependencies=[Depends(json_body)],
-             responses=_CREATED | _BODY | creation_limit.TOO_MANY | CROSS_SITE_ANSWER
+             responses=_CREATED | _BODY | TOO_MANY | CROSS_SITE_ANSWER
              | UNAVAILABLE_ANSWER)
 def create_roster(request: Request, session: SessionDep, response: Response,
                   document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
@@ -163,7 +163,7 @@ def create_roster(request: Request, session: SessionDep, response: Response,
     """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
     # Counted once the document is accepted, its size too: a refused one costs nothing.
     created = rosters.create_roster(
-        session, document, admit=lambda: creation_limit.admit_api(request, session, lang))
+        session, document, admit=lambda: take_creation(request, session))
     return created_answer(request, created, lang, response)
 
 
@@ -174,10 +174,7 @@ def read_roster(request: Request, roster_id: RosterId, session: SessionDep, resp
     """The roster, priced and judged; the ETag header is what a change sends in If-Match, and
     what If-None-Match sends to be answered 304 while the roster is unchanged (the language
     is the address's own `lang`)."""
-    try:
-        roster = rosters.get_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    roster = rosters.get_roster(session, roster_id)
     cache = {"ETag": etag(roster.version), "Cache-Control": "no-cache"}
     if conditional.fresh(request, cache["ETag"]):
         return Response(status_code=304, headers=cache)
@@ -202,8 +199,6 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
     version = expected_version(request.headers.get("if-match"), lang)
     try:
         roster = rosters.replace_roster(session, roster_id, document, version)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
     except VersionConflict as conflict:
         current = conflict.current.version
         return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content=refusal_body(
@@ -217,10 +212,7 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
 def delete_roster(roster_id: KeyedRosterId, session: SessionDep,
                   lang: LangDep = "en") -> Response:
     """Delete the roster. With the key it can be restored, history and all, for 30 days."""
-    try:
-        rosters.delete_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    rosters.delete_roster(session, roster_id)
     return Response(status_code=204)
 
 
@@ -240,20 +232,14 @@ def restore_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
 
 
 @router.post("/{roster_id}/copy", status_code=201, response_model=RosterCreated,
-             responses=_CREATED | _MISSING | _INVALID | creation_limit.TOO_MANY | CROSS_SITE_ANSWER
+             responses=_CREATED | _MISSING | _INVALID | TOO_MANY | CROSS_SITE_ANSWER
              | UNAVAILABLE_ANSWER)
 def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, response: Response,
                 lang: LangDep = "en") -> dict[str, Any]:
     """A new roster with its own id and edit key, from the current version of a readable one."""
-    try:
-        rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
-    creation_limit.admit_api(request, session, lang)
-    try:
-        created = rosters.copy_roster(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+    take_creation(request, session)
+    created = rosters.copy_roster(session, roster_id)
     return created_answer(request, created, lang, response)
 
 
@@ -262,10 +248,7 @@ def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, resp
 def list_revisions(roster_id: RosterId, session: SessionDep,
                    lang: LangDep = "en") -> list[revisions.RevisionInfo]:
     """Every accepted version, oldest first."""
-    try:
-        return revisions.list_revisions(session, roster_id)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
+    return revisions.list_revisions(session, roster_id)
 
 
 @router.get("/{roster_id}/revisions/{version}", response_model=RevisionPublic,
@@ -279,8 +262,6 @@ def read_revision(roster_id: RosterId, session: SessionDep,
     except RevisionNotFound as error:
         raise refusal(404, tr(lang, "roster %(roster_id)s has no version %(version)s",
                               roster_id=roster_id, version=version)) from error
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
 
 
 # The answers above, as the roster edits API (roster_edits.py) documents them too.

@@ -188,3 +188,18 @@ def reminder(rules: EventRules, player: str, judgement: Judgement, lang: Lang) -
               player=player, event=rules.name,
               deadline=rules.deadline.strftime("%Y-%m-%d %H:%M %Z"))
     return "\n".join([head, *(f"– {line}" for line in wrong)])
+
+
+@dataclass(frozen=True)
+class HandedIn:
+    """A list handed in to an event, as kept: the document at the version handed in."""
+
+    id: str
+    player: str
+    roster_id: str | None  # none: handed in as an exported file
+    roster_version: int | None
+    document: BaseModel
+    handed_in_at: dt.datetime
+
+    def judged(self, rules: EventRules, lang: Lang) -> Judgement:
+        return judge(rules, self.document, lang)

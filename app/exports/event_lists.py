@@ -8,16 +8,15 @@ import io
 from typing import Any
 
 from app.domain.base import Lang
-from app.domain.events import Judgement
+from app.domain.events import HandedIn, Judgement
 from app.domain.text import tr
-from app.services import events
 
 
 def sheet_url(event_id: str, list_id: str, base: str = "") -> str:
     return f"{base}/e/{event_id}/l/{list_id}/print"
 
 
-def judged_json(event_id: str, handed: events.HandedIn, judgement: Judgement,
+def judged_json(event_id: str, handed: HandedIn, judgement: Judgement,
                 base: str = "") -> dict[str, Any]:
     doc = handed.document
     return {"id": handed.id, "player": handed.player, "roster_id": handed.roster_id,

@@ -17,8 +17,8 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.domain.text import N_, tr
-from app.errors import refusal_body
-from app.schemas import Failure
+from app.http.errors import Failure, refusal_body
+from app.http.language import lang_of
 
 
 def same_origin(request: Request) -> bool:
@@ -91,8 +91,8 @@ class CrossSiteWrites:
                 and scope["path"].startswith(self.prefix)):
             request = Request(scope)
             if not same_origin(request):
-                lang = "ru" if request.query_params.get("lang") == "ru" else "en"
-                refusal = JSONResponse(refusal_body(tr(lang, CROSS_SITE_MESSAGE)), status_code=403)
+                text = tr(lang_of(request), CROSS_SITE_MESSAGE)
+                refusal = JSONResponse(refusal_body(text), status_code=403)
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)

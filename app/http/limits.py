@@ -8,7 +8,7 @@ import json
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import refusal_body
+from app.http.errors import refusal_body
 
 
 class BodySizeLimit:

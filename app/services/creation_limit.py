@@ -42,18 +42,13 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
 
-from fastapi import HTTPException
 from sqlalchemy import delete, exists, func, insert, select
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
-from starlette.requests import Request
 
-from app.config import Settings
 from app.domain.base import Lang
 from app.domain.text import tr
-from app.schemas import Failure
 from app.storage.db import transaction as _transaction
 from app.storage.tables import CreationLog
 
@@ -118,10 +113,6 @@ def client_key(host: str | None) -> str:
 class CreationLimit:
     limit: int  # 0: no limit
     window_seconds: int
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> CreationLimit:
-        return cls(settings.creation_limit, settings.creation_window_seconds)
 
     def take(self, session: Session, client: str, now: float | None = None) -> None:
         """Record one creation for `client`; raise CreationRefused, recording nothing, when
@@ -233,26 +224,3 @@ def _forget_past_windows(session: Session, since_ms: int) -> None:
         # Housekeeping only (the creation is recorded already): what is left is cleared next
         # time.
         log.info("old creations left for the next clean-up", exc_info=True)
-
-
-def take_creation(request: Request, session: Session) -> None:
-    """Count a roster about to be created for the request's client (see the module doc)."""
-    limit: CreationLimit = request.app.state.creation_limit
-    limit.take(session, request.client.host if request.client else "")
-
-
-# What the JSON API answers over the limit, and how /docs describes it.
-TOO_MANY: dict[int | str, dict[str, Any]] = {429: {
-    "model": Failure,
-    "description": "Too many rosters created from this address; try again after Retry-After",
-    "headers": {"Retry-After": {"description": "seconds until a roster may be created again",
-                                "schema": {"type": "integer"}}}}}
-
-
-def admit_api(request: Request, session: Session, lang: Lang) -> None:
-    """take_creation for the JSON API: over the limit, 429 with Retry-After."""
-    try:
-        take_creation(request, session)
-    except CreationRefused as refused:
-        raise HTTPException(429, refused.message(lang),
-                            headers={"Retry-After": str(refused.retry_after)}) from refused

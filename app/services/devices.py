@@ -27,6 +27,7 @@ from app.services.reads import (
     utc,
 )
 from app.services.records import RESTORE_DAYS, StoredRoster
+from app.storage.db import StorageLimits, limits_of
 from app.storage.db import transaction as _transaction
 from app.storage.tables import (
     Device,
@@ -40,10 +41,10 @@ from app.storage.tables import (
 REMEMBER_AGAIN_AFTER = timedelta(minutes=10)
 # Browsers one roster is remembered by, the latest-opened: those that may edit it, by its edit
 # link (open_with_key), and those that keep it in "my rosters" only to read (bound_readers).
-# The defaults of MUSTER_MAX_EDITING_BROWSERS and MUSTER_MAX_READING_BROWSERS, which a
-# request's session carries (as it does max_revisions); a session made without them uses these.
-MAX_EDITING_BROWSERS = 32
-MAX_READING_BROWSERS = 300
+# The defaults of MUSTER_MAX_EDITING_BROWSERS and MUSTER_MAX_READING_BROWSERS; the bounds in
+# force are those the session carries (storage's limits_of).
+MAX_EDITING_BROWSERS = StorageLimits.max_editing_browsers
+MAX_READING_BROWSERS = StorageLimits.max_reading_browsers
 
 SortKey = Literal["name", "ruleset", "nation", "points", "verdict", "updated"]
 SORT_KEYS: tuple[SortKey, ...] = ("name", "ruleset", "nation", "points", "verdict", "updated")
@@ -147,7 +148,7 @@ def open_with_key(session: Session, device_id: int, roster_id: str) -> None:
     (check_edit_key).
     """
     remember(session, device_id, roster_id, True)
-    bound = _browsers(session, "max_editing_browsers", MAX_EDITING_BROWSERS)
+    bound = limits_of(session).max_editing_browsers
     with _transaction(session):
         past = session.exec(
             select(DeviceRoster.device_id)
@@ -159,11 +160,6 @@ def open_with_key(session: Session, device_id: int, roster_id: str) -> None:
         bound_readers(session, roster_id, keep=device_id)
 
 
-def _browsers(session: Session, setting: str, default: int) -> int:
-    """A bound on one roster's browsers: the app's setting, which its sessions carry."""
-    return int(session.info.get(setting) or default)
-
-
 def bound_readers(session: Session, roster_id: str, keep: int | None = None) -> None:
     """Keep the roster in the "my rosters" of at most MUSTER_MAX_READING_BROWSERS readers
     (browsers that may not edit it; the session's `max_reading_browsers`, else
@@ -173,7 +169,7 @@ def bound_readers(session: Session, roster_id: str, keep: int | None = None) -> 
     opening the edit link from new browsers and renewing it, again and again (each renewal
     leaves those browsers as readers), or share links opened by ever new browsers, grew one
     roster's rows and the devices behind them without end."""
-    bound = _browsers(session, "max_reading_browsers", MAX_READING_BROWSERS)
+    bound = limits_of(session).max_reading_browsers
     readers = [col(DeviceRoster.roster_id) == roster_id, col(DeviceRoster.can_edit).is_(False)]
     # `keep` (the browser opening the roster now, or renewing its link) counts first, whatever
     # the clocks of the servers that noted the others.

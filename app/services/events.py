@@ -20,8 +20,7 @@ from pydantic import BaseModel
 from sqlalchemy import delete, func, update
 from sqlmodel import Session, col, select
 
-from app.domain.base import Lang
-from app.domain.events import EventRules, Judgement, judge
+from app.domain.events import EventRules, HandedIn
 from app.domain.stored_documents import read_stored
 from app.services import revisions, rosters
 from app.services.errors import KeyRejected
@@ -68,19 +67,6 @@ class CreatedEvent:
     event: StoredEvent
     organiser_key: str  # both shown once; only their hashes are stored
     hand_in_key: str
-
-
-@dataclass(frozen=True)
-class HandedIn:
-    id: str
-    player: str
-    roster_id: str | None  # none: handed in as an exported file
-    roster_version: int | None
-    document: BaseModel
-    handed_in_at: datetime
-
-    def judged(self, rules: EventRules, lang: Lang) -> Judgement:
-        return judge(rules, self.document, lang)
 
 
 def create_event(session: Session, rules: EventRules, *,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.system import Evaluation
-from app.recent import Recent
+from app.services.recent import Recent
 from app.services.records import StoredRoster
 
 # Evaluations are a few KB each: a few hundred rosters read often stay made.

@@ -48,6 +48,7 @@ from app.services.reads import (
     utc,
 )
 from app.services.records import MAX_VERSION, RESTORE_DAYS, StoredRoster
+from app.storage.db import StorageLimits, limits_of
 from app.storage.db import transaction as _transaction
 from app.storage.tables import (
     NAME_LENGTH,
@@ -67,19 +68,19 @@ class Created:
     edit_key: str  # shown once; only its hash is stored
 
 
-def _prune_to(limits: dict[str, Any], version: int) -> int:
+def _prune_to(limits: StorageLimits, version: int) -> int:
     """The newest revision to remove when `version` is stored, or 0 for none. A roster keeps
-    its latest `max_revisions` revisions (none: all), pruned every few versions rather than
+    its latest `max_revisions` revisions (0: all), pruned every few versions rather than
     at each, so that few changes carry the pruning's statement (written with the change, in
     its transaction): up to a quarter more (at most 25) may be kept between two prunings."""
-    keep = limits.get("max_revisions") or 0
+    keep = limits.max_revisions
     if keep <= 0 or version <= keep or version % max(1, min(25, keep // 4)):
         return 0
     return version - keep
 
 
-def _fits(limits: dict[str, Any], text: str) -> None:
-    limit = limits.get("max_document_bytes")
+def _fits(limits: StorageLimits, text: str) -> None:
+    limit = limits.max_document_bytes
     if limit is not None and len(text) > limit // 4:  # a character is 1 to 4 bytes
         size = len(text.encode())
         if size > limit:
@@ -123,7 +124,7 @@ def create_roster(session: Session, document: Any, *,
     there, so a document refused for its content or size costs the client nothing."""
     doc = _document(document)
     text = doc.model_dump_json()
-    _fits(session.info, text)
+    _fits(limits_of(session), text)
     if admit is not None:
         admit()
     now = utcnow()
@@ -205,7 +206,7 @@ def replace_roster(session: Session, roster_id: str, document: Any,
     With `device_token`, the same UPDATE also requires that browser's right to edit, so the
     right is proved at the moment of writing; without it, EditRefused (as editable_roster).
     """
-    change = _Change.of(session.info, roster_id, document, expected_version, evaluation,
+    change = _Change.of(limits_of(session), roster_id, document, expected_version, evaluation,
                         device_token)
     moved = None
     if change.writable:
@@ -237,7 +238,7 @@ class _Change:
     writable: bool  # False: a version no change can follow, answered as a conflict
 
     @classmethod
-    def of(cls, limits: dict[str, Any], roster_id: str, document: Any, expected: int,
+    def of(cls, limits: StorageLimits, roster_id: str, document: Any, expected: int,
            evaluation: Evaluation | None, device_token: str | None) -> _Change:
         doc = _document(document)
         text = doc.model_dump_json()

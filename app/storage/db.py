@@ -1,4 +1,4 @@
-"""The database: engine from settings, request sessions, migrations applied on start.
+"""The database: engine from settings, sessions that carry the storage limits, migrations.
 
 SQLite (the default) runs in WAL mode with foreign keys on and a busy timeout. Its transactions
 are begun by SQLAlchemy rather than the driver, so that a writing transaction can take the write
@@ -12,7 +12,7 @@ import contextlib
 import dataclasses
 import functools
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +20,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from fastapi import Request
 from sqlalchemy import Connection, Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 
 from app.config import Settings
 
@@ -230,38 +228,41 @@ def first_line(error: BaseException) -> str:
 
 # What the JSON export adds to a stored document (format, ruleset version, time), with room.
 EXPORT_ENVELOPE_BYTES = 1024
+# The key under which a session carries its StorageLimits (open_session, limits_of).
+_LIMITS = "muster_limits"
 
 
-def open_session(request: Request) -> Session:
-    """A session on the app's engine, for a route that opens its own (one thread hop). It
-    carries the largest document the app stores (`services.DocumentTooLarge`): one that can
-    be sent back, as read or exported, within the request body limit."""
-    engine: Engine | None = getattr(request.app.state, "engine", None)
-    if engine is None:
-        raise RuntimeError("the database is opened by the app's lifespan; start the app first")
-    return Session(engine, expire_on_commit=False, info=storage_limits(request))
+@dataclasses.dataclass(frozen=True)
+class StorageLimits:
+    """The bounds the app's settings put on what it stores, built once (`from_settings`) and
+    carried by every session the app opens (`open_session`); the services read them there
+    (`limits_of`). A session opened without them (a command, a test) stores a document of
+    any size and keeps every revision."""
+
+    max_document_bytes: int | None = None  # services.DocumentTooLarge past it
+    max_revisions: int = 0  # kept per roster; 0: all
+    max_editing_browsers: int = 32  # browsers that may edit one roster
+    max_reading_browsers: int = 300  # browsers that keep one roster to read
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> StorageLimits:
+        """The largest document stored is one that can be sent back, as read or exported,
+        within the request body limit."""
+        return cls(max_document_bytes=settings.max_body_bytes - EXPORT_ENVELOPE_BYTES,
+                   max_revisions=settings.max_revisions,
+                   max_editing_browsers=settings.max_editing_browsers,
+                   max_reading_browsers=settings.max_reading_browsers)
 
 
-def storage_limits(request: Request) -> dict[str, Any]:
-    """The bounds the storage services apply, from the app's settings (a session's info)."""
-    settings: Settings | None = getattr(request.app.state, "settings", None)
-    return {} if settings is None else {
-        "max_document_bytes": settings.max_body_bytes - EXPORT_ENVELOPE_BYTES,
-        "max_revisions": settings.max_revisions,
-        "max_editing_browsers": settings.max_editing_browsers,
-        "max_reading_browsers": settings.max_reading_browsers}
+def open_session(engine: Engine, limits: StorageLimits) -> Session:
+    """A session on `engine` that carries `limits` to the services it is handed to."""
+    return Session(engine, expire_on_commit=False, info={_LIMITS: limits})
 
 
-async def get_session(request: Request) -> AsyncIterator[Session]:
-    """The request's session. Made on the event loop (that is only bookkeeping: the session
-    connects when first used, in the route's worker thread); a sync generator here would cost
-    two extra trips to a worker thread per request. Closing goes to a worker thread only when a
-    transaction is still open, as ending one talks to the database."""
-    session = open_session(request)
-    try:
-        yield session
-    finally:
-        if session.in_transaction():
-            await run_in_threadpool(session.close)
-        else:
-            session.close()
+def limits_of(session: Session) -> StorageLimits:
+    """The bounds `session` carries (open_session), or none but the browsers' defaults."""
+    limits = session.info.get(_LIMITS)
+    return limits if isinstance(limits, StorageLimits) else _NO_LIMITS
+
+
+_NO_LIMITS = StorageLimits()

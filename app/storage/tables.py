@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from pydantic import BaseModel
-from pydantic import Field as PydanticField
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -26,9 +24,6 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlmodel import Field, SQLModel
-
-from app.domain import RosterDocument
-from app.schemas import PricedResult
 
 PUBLIC_ID_LENGTH = 16  # secrets.token_urlsafe(12): 96 random bits
 HASH_LENGTH = 64  # sha256 hex digest
@@ -129,52 +124,6 @@ class EventList(SQLModel, table=True):
     roster_version: int | None = Field(default=None, sa_type=Integer)
     document: str = Field(sa_type=Text)
     handed_in_at: datetime = Field(sa_type=DateTime(timezone=True))
-
-
-# What the API answers about stored rosters (the tables above never leave the server).
-
-class CopiedFrom(BaseModel):
-    id: str
-    version: int
-
-
-class RosterPublic(BaseModel):
-    id: str = PydanticField(description="public id: whoever has it can read the roster")
-    version: int = PydanticField(description="1 at creation, +1 per accepted change")
-    view_url: str = PydanticField(description=(
-        "read-only link to share: on the server's public address when it has one "
-        "(MUSTER_PUBLIC_URL), else relative to this server"))
-    document: RosterDocument  # type: ignore[valid-type]
-    result: PricedResult
-    created_at: datetime
-    updated_at: datetime
-    copied_from: CopiedFrom | None = PydanticField(
-        description="the roster and version this one was copied from")
-
-
-class RosterCreated(RosterPublic):
-    edit_key: str = PydanticField(
-        description="shown only now: keep it; send it as `Authorization: Bearer <edit_key>`")
-    edit_url: str = PydanticField(description=(
-        "link that opens the roster for editing: keep it (absolute or relative, as view_url)"))
-
-
-class RevisionSummary(BaseModel):
-    version: int
-    created_at: datetime
-
-
-class RevisionPublic(BaseModel):
-    version: int
-    created_at: datetime
-    document: RosterDocument  # type: ignore[valid-type]
-
-
-class StaleVersion(BaseModel):
-    message: str
-    detail: str
-    version: int = PydanticField(description="the roster's current version")
-    etag: str = PydanticField(description="send this in If-Match after merging the changes")
 
 
 class CreationLog(SQLModel, table=True):

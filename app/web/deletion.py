@@ -2,34 +2,30 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
+from app.http.deps import SessionDep
 from app.services import rosters
 from app.services.errors import (
     KeyRejected,
     RosterDeleted,
     RosterNotFound,
 )
-from app.storage.tables import utcnow
-from app.web import editing, i18n
+from app.web import i18n
 from app.web.pages import (
-    CSRF_COOKIE,
-    csrf_ok,
+    PostedForm,
+    RosterAddress,
     deleted_roster,
     editing_device,
-    expired_form,
-    granted_device,
-    missing_roster,
     not_editable,
     page,
     redirect,
     refuse,
     remember_roster,
-    roster_form,
 )
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
@@ -51,7 +47,7 @@ def restorable_page(request: Request, roster_id: str, gone: RosterDeleted,
     """The page of a deleted roster for whoever may restore it: a browser that may edit it,
     or one holding its edit link (`key`, sent back with the form: the link has no grant to
     stand on). Kept by no cache: it may carry the key."""
-    if gone.restorable_until <= utcnow():  # past it, until the purge removes it
+    if gone.restorable_until <= datetime.now(UTC):  # past it, until the purge removes it
         return refuse(request, 410, _too_late())
     lang = i18n.request_lang(request)
     response = page(request, "rosters/refused.html", {
@@ -64,35 +60,22 @@ def restorable_page(request: Request, roster_id: str, gone: RosterDeleted,
 
 
 @router.post("/r/{roster_id}/delete")
-async def delete(request: Request, roster_id: str) -> Response:
+def delete(request: Request, roster_id: RosterAddress, form: PostedForm,
+           session: SessionDep) -> Response:
     """Delete a roster this browser may edit: its share link and editor answer 410, and this
     browser's home page offers it back for RESTORE_DAYS days (the API's DELETE)."""
-    return await roster_form(request, roster_id, _delete)
-
-
-def _delete(request: Request, session: Session, roster_id: str,
-            form: editing.Form) -> Response:
-    if (refused := granted_device(request, session, roster_id, form)[1]) is not None:
-        return refused
-    try:
-        rosters.delete_roster(session, roster_id)  # twice keeps the first date
-    except RosterNotFound:
-        return missing_roster(request)
+    if editing_device(request, session, roster_id) is None:
+        return not_editable(request)
+    rosters.delete_roster(session, roster_id)  # twice keeps the first date
     # Its notice takes the focus (autofocus), which a #fragment in the address would prevent.
     return redirect(request, f"/?deleted={quote(roster_id)}")
 
 
 @router.post("/r/{roster_id}/restore")
-async def restore(request: Request, roster_id: str) -> Response:
+def restore(request: Request, roster_id: RosterAddress, form: PostedForm,
+            session: SessionDep) -> Response:
     """Restore a deleted roster, from a browser that may edit it or with its edit key."""
-    return await roster_form(request, roster_id, _restore)
-
-
-def _restore(request: Request, session: Session, roster_id: str,
-             form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
-    # A browser that may edit it, as for granted_device's forms; else the edit key the form holds.
+    # A browser that may edit it, as for deleting; else the edit key the form holds.
     granted = editing_device(request, session, roster_id) is not None
     key = form.get("key", "")[:64]
     if not granted:
@@ -100,8 +83,6 @@ def _restore(request: Request, session: Session, roster_id: str,
             return not_editable(request)
         try:
             rosters.check_edit_key(session, roster_id, key)
-        except RosterNotFound:
-            return missing_roster(request)
         except KeyRejected:  # a roster to restore has no share view to offer
             return refuse(request, 403, i18n.gettext("This edit link is not valid."))
     try:
@@ -109,8 +90,6 @@ def _restore(request: Request, session: Session, roster_id: str,
         deleted = False  # a live roster stays as it is
     except RosterDeleted:
         deleted = True
-    except RosterNotFound:  # purged, or never stored
-        return missing_roster(request)
     try:
         rosters.restore_roster(session, roster_id)
     except RosterNotFound:  # past the time to restore it: gone, as its pages say

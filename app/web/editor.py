@@ -11,8 +11,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
-from app.deps import SessionDep
 from app.domain.words import counted
+from app.http.deps import SessionDep
 from app.services import devices, rosters
 from app.services.errors import (
     KeyRejected,

@@ -11,29 +11,25 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from pydantic import TypeAdapter, ValidationError
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
-from app.deps import ROSTER_ID, SessionDep
 from app.domain.base import Verdict
 from app.domain.events import reminder
 from app.domain.names import RosterName
 from app.exports.event_lists import judged_json, lists_csv
-from app.imports import ImportRefused, parse_roster
+from app.exports.imports import ImportRefused, parse_roster
+from app.http.deps import ROSTER_ID, SessionDep
 from app.services import devices, events
-from app.services.errors import RevisionNotFound, RosterDeleted, RosterNotFound
+from app.services.errors import RevisionNotFound, RosterNotFound
 from app.web import editing, i18n
 from app.web.events import CREATED_COOKIE, holds_key, missing, rules_context, stored_event
 from app.web.pages import (
-    CSRF_COOKIE,
+    PostedData,
+    PostedForm,
     browser_device,
-    csrf_ok,
-    expired_form,
-    in_thread,
     page,
-    read_multipart,
     redirect,
     refuse,
-    unreadable_form,
-    with_form,
 )
 from app.web.problems import problem_text
 from app.web.templating import site_address
@@ -103,26 +99,20 @@ def roster_of(form: editing.Form) -> str | None:
 
 
 @router.post("/e/{event_id}/hand-in")
-async def hand_in(request: Request, event_id: str) -> Response:
+async def hand_in(request: Request, event_id: str, data: PostedData, form: PostedForm,
+                  session: SessionDep) -> Response:
     """The form, with its exported file if one was chosen (read here, on the event loop)."""
-    try:
-        data = await read_multipart(request)
-    except (editing.TooManyFields, editing.UnreadableForm) as refused:
-        return unreadable_form(request, refused)
-    form = editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
     upload = data.get("file")
     content = None
     if upload is not None and not isinstance(upload, str) and upload.filename:
         content = await upload.read()
-    return await in_thread(request, _hand_in, event_id, form, content)
+    return await run_in_threadpool(_hand_in, request, session, event_id, form, content)
 
 
 def _keyed_event(request: Request, session: Session, event_id: str, form: editing.Form,
                  kind: events.KeyKind) -> tuple[Any, str] | Response:
-    """The event a form changes and the key its field holds, or the page refusing it: an
-    expired form, no such event, or not the event's key of this kind."""
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
+    """The event a form changes and the key its field holds, or the page refusing it: no such
+    event, or not the event's key of this kind."""
     event = stored_event(session, event_id)
     if event is None:
         return missing(request)
@@ -163,7 +153,7 @@ def _hand_in(request: Request, session: Session, event_id: str, form: editing.Fo
                      409)
     except events.EventFull:
         return again(i18n.gettext("The event holds as many lists as it may."), 409)
-    except (RosterNotFound, RosterDeleted, RevisionNotFound):
+    except (RosterNotFound, RevisionNotFound):
         return again(i18n.gettext("There is no roster at this link."), 404)
     return redirect(request, f"/e/{event.id}/hand-in?key={quote(key)}&list={handed.id}#verdict")
 
@@ -228,12 +218,7 @@ def csv_download(request: Request, event_id: str, session: SessionDep,
 
 
 @router.post("/e/{event_id}/publish")
-async def publish(request: Request, event_id: str) -> Response:
-    return await with_form(request, _publish, event_id)
-
-
-def _publish(request: Request, session: Session, event_id: str,
-             form: editing.Form) -> Response:
+def publish(request: Request, event_id: str, form: PostedForm, session: SessionDep) -> Response:
     found = _keyed_event(request, session, event_id, form, "organiser")
     if isinstance(found, Response):
         return found

@@ -17,25 +17,21 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.deps import ROSTER_ID, SessionDep
 from app.domain import RULESETS
 from app.domain.chainmail.catalogue import NATIONS, TROOPS
-from app.domain.events import MAX_CAPS, EventRules, reminder
+from app.domain.events import MAX_CAPS, EventRules, HandedIn, reminder
 from app.exports import sheet_of
 from app.exports.formats import FORMATS
-from app.services import creation_limit, events
+from app.http.deps import ROSTER_ID, SessionDep, take_creation
+from app.services import events
 from app.services.errors import KeyRejected
 from app.web import editing, i18n
 from app.web.pages import (
-    CSRF_COOKIE,
+    PostedForm,
     cookie_flags,
-    csrf_ok,
-    expired_form,
-    limit_refusal,
     page,
     redirect,
     refuse,
-    with_form,
 )
 from app.web.problems import problem_text
 from app.web.sheet import MAX_BOXES, share_qr
@@ -122,24 +118,14 @@ def rules_of(form: editing.Form) -> dict[str, Any]:
 
 
 @router.post("/e/new")
-async def create(request: Request) -> Response:
-    return await with_form(request, _create)
-
-
-def _create(request: Request, session: Session, form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
+def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
     try:
         rules = EventRules.model_validate(rules_of(form))
     except ValidationError as exc:
         shown = {**dict(form.items()), "nations": form.all("nations")}
         return page(request, "events/new.html", _form_context(
             shown, problem_text(exc.errors(include_url=False))), status_code=422)
-    try:
-        created = events.create_event(
-            session, rules, admit=lambda: creation_limit.take_creation(request, session))
-    except creation_limit.CreationRefused as refused:
-        return limit_refusal(request, refused)
+    created = events.create_event(session, rules, admit=lambda: take_creation(request, session))
     event_id = created.event.id
     response = redirect(request, f"/e/{event_id}/organise?created=1")
     # Both keys reach the organiser's page once; it shows the secret links and forgets them.
@@ -164,7 +150,7 @@ def public(request: Request, event_id: str, session: SessionDep) -> Response:
 
 
 def _list(session: Session, event: events.StoredEvent, list_id: str,
-          key: str) -> events.HandedIn | None:
+          key: str) -> HandedIn | None:
     """The list, for the organiser (their key) or anyone once published."""
     if not (event.published_at or holds_key(session, event.id, key, "organiser")):
         return None

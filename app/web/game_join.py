@@ -9,26 +9,28 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from app.imports import ImportRefused, parse_roster
-from app.services import creation_limit, devices, games, rosters
+from app.exports.imports import ImportRefused, parse_roster
+from app.http.deps import SessionDep, take_creation
+from app.services import devices, games, rosters
+from app.services.creation_limit import CreationRefused
 from app.services.errors import (
     DocumentTooLarge,
     KeyRejected,
     RevisionNotFound,
     RosterNotFound,
 )
-from app.storage.db import open_session
 from app.web import i18n
-from app.web.game_forms import GAME_ID, expired, form_of, missing, refuse
+from app.web.game_forms import GAME_ID, missing
 from app.web.pages import (
-    CSRF_COOKIE,
+    PostedData,
     browser_device,
-    csrf_ok,
     page,
     redirect,
+    refuse,
     remember_roster,
 )
 from app.web.problems import N_, problem_text
@@ -68,67 +70,62 @@ def _joinable(request: Request, session: Any, game_id: str, key: str) -> Respons
 
 
 @router.get("/g/{game_id}/join")
-def join_page(request: Request, game_id: str, key: str = "") -> Response:
+def join_page(request: Request, game_id: str, session: SessionDep, key: str = "") -> Response:
     """The join link: the opponent picks one of their armies to play the second side."""
-    with open_session(request) as session:
-        refused = _joinable(request, session, game_id, key)
-        return refused or _join_page(request, session, games.get_game(session, game_id), key)
+    refused = _joinable(request, session, game_id, key)
+    return refused or _join_page(request, session, games.get_game(session, game_id), key)
 
 
 @router.post("/g/{game_id}/join")
-async def join(request: Request, game_id: str) -> Response:
-    form = await form_of(request, files=1)
-    if form is None:
-        return expired(request)
+async def join(request: Request, game_id: str, form: PostedData,
+               session: SessionDep) -> Response:
     upload, model = form.get("file"), None
     if not isinstance(upload, str) and upload is not None and upload.filename:
         try:  # an exported file: stored as a new roster of this browser's, then it joins
             model = parse_roster(await upload.read(), i18n.request_lang(request))
         except ImportRefused as refused:
             model = refused
-    return await run_in_threadpool(_join, request, game_id, form, model)
+    return await run_in_threadpool(_join, request, session, game_id, form, model)
 
 
 def _imported(request: Request, session: Any, model: Any) -> str:
     created = rosters.create_roster(
-        session, model, admit=lambda: creation_limit.take_creation(request, session))
+        session, model, admit=lambda: take_creation(request, session))
     remember_roster(request, session, created.roster.id, by_key=True)  # this browser made it
     return created.roster.id
 
 
-def _join(request: Request, game_id: str, form: FormData, model: Any) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
-        return expired(request)
+def _join(request: Request, session: Session, game_id: str, form: FormData,
+          model: Any) -> Response:
     key, roster_id = str(form.get("key", "")), _roster_asked(form)
-    with open_session(request) as session:
-        refused = _joinable(request, session, game_id, key)
-        if refused is not None:
-            return refused
-        game = games.get_game(session, game_id)
-        if isinstance(model, ImportRefused):
-            why = problem_text(model.errors) if model.errors else model.message
-            return _join_page(request, session, game, key, i18n.gettext(
-                "The file was not imported: %(why)s") % {"why": why}, 422)
-        try:
-            roster_id = _imported(request, session, model) if model is not None else roster_id
-        except creation_limit.CreationRefused as limited:
-            return _join_page(request, session, game, key,
-                              limited.message(i18n.current_lang()), 429)
-        except DocumentTooLarge:
-            return _join_page(request, session, game, key, i18n.gettext(
-                "This roster is too large to store: it could not be sent back as read or "
-                "exported."), 413)
-        try:
-            joined, side_key = games.join_game(session, game_id, key, roster_id, None,
-                                               bool(form.get("castle_defenders")))
-        except (RosterNotFound, RevisionNotFound):
-            return _join_page(request, session, games.get_game(session, game_id), key,
-                              i18n.gettext("There is no roster at this address."), 404)
-        except (games.OtherRuleset, games.NotPlayable):
-            return _join_page(request, session, games.get_game(session, game_id), key,
-                              i18n.gettext(_OTHER_RULES), 409)
-        except (games.AlreadyJoined, games.GameNotFound, KeyRejected):
-            return _joinable(request, session, game_id, "") or missing(request)
+    refused = _joinable(request, session, game_id, key)
+    if refused is not None:
+        return refused
+    game = games.get_game(session, game_id)
+    if isinstance(model, ImportRefused):
+        why = problem_text(model.errors) if model.errors else model.message
+        return _join_page(request, session, game, key, i18n.gettext(
+            "The file was not imported: %(why)s") % {"why": why}, 422)
+    try:
+        roster_id = _imported(request, session, model) if model is not None else roster_id
+    except CreationRefused as limited:
+        return _join_page(request, session, game, key,
+                          limited.message(i18n.current_lang()), 429)
+    except DocumentTooLarge:
+        return _join_page(request, session, game, key, i18n.gettext(
+            "This roster is too large to store: it could not be sent back as read or "
+            "exported."), 413)
+    try:
+        joined, side_key = games.join_game(session, game_id, key, roster_id, None,
+                                           bool(form.get("castle_defenders")))
+    except (RosterNotFound, RevisionNotFound):
+        return _join_page(request, session, games.get_game(session, game_id), key,
+                          i18n.gettext("There is no roster at this address."), 404)
+    except (games.OtherRuleset, games.NotPlayable):
+        return _join_page(request, session, games.get_game(session, game_id), key,
+                          i18n.gettext(_OTHER_RULES), 409)
+    except (games.AlreadyJoined, games.GameNotFound, KeyRejected):
+        return _joinable(request, session, game_id, "") or missing(request)
     return redirect(request, f"/g/{joined.id}/play?key={quote(side_key)}")
 
 

@@ -14,7 +14,6 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.domain.chainmail.sheet_text import BRIBED
@@ -24,12 +23,12 @@ from app.domain.game.summary import end_json, game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.order_test import OrderTest
-from app.services import creation_limit, games
+from app.http.deps import SessionDep, take_creation
+from app.services import games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
-from app.storage.db import open_session
 from app.web import game_join, i18n
-from app.web.game_forms import GAME_ID, expired, form_of, missing, refuse
-from app.web.pages import CSRF_COOKIE, csrf_ok, page
+from app.web.game_forms import GAME_ID, GameAddress, missing
+from app.web.pages import PostedData, page, refuse
 from app.web.problems import N_
 from app.web.sheet import share_qr
 from app.web.templating import site_address
@@ -130,30 +129,21 @@ def _unchanged(session: Any, game_id: str, since: str) -> bool:
 
 
 @router.get("/g/{game_id}")
-def view(request: Request, game_id: str, since: str = "") -> Response:
+def view(request: Request, game_id: str, session: SessionDep, since: str = "") -> Response:
     """The read-only link: the same state and log as the players', without the forms."""
     if not GAME_ID.fullmatch(game_id):
         return missing(request)
-    with open_session(request) as session:
-        if _unchanged(session, game_id, since):
-            return Response(status_code=204, headers={"Cache-Control": "no-cache"})
-        try:
-            game = games.get_game(session, game_id)
-        except games.GameNotFound:
-            return missing(request)
-    return _draw(request, game, None)
+    if _unchanged(session, game_id, since):
+        return Response(status_code=204, headers={"Cache-Control": "no-cache"})
+    return _draw(request, games.get_game(session, game_id), None)
 
 
 @router.get("/g/{game_id}/summary")
-def summary(request: Request, game_id: str) -> Response:
+def summary(request: Request, game_id: str, session: SessionDep) -> Response:
     """The end of the game, for anyone with the watch link: turns, losses, who broke."""
     if not GAME_ID.fullmatch(game_id):
         return missing(request)
-    with open_session(request) as session:
-        try:
-            game = games.get_game(session, game_id)
-        except games.GameNotFound:
-            return missing(request)
+    game = games.get_game(session, game_id)
     link = f"{site_address(request)}/g/{game.id}/summary"
     response = page(request, "games/summary.html", {
         "game": game, "end": end_json(game.setup, game.state()), "link": link,
@@ -172,23 +162,22 @@ def _keyed(session: Any, game_id: str, key: str) -> tuple[games.StoredGame, int]
 
 
 @router.get("/g/{game_id}/play")
-def play(request: Request, game_id: str, key: str = "", join: str = "",
+def play(request: Request, game_id: str, session: SessionDep, key: str = "", join: str = "",
          since: str = "") -> Response:
     """A side's secret link: the game with that side's buttons (and, given the join key
     it was made with, the first side's page shows the join link until the opponent joins)."""
     if not GAME_ID.fullmatch(game_id):
         return missing(request)
-    with open_session(request) as session:
-        try:
-            side = games.check_key(session, game_id, key) if key else None
-        except (games.GameNotFound, KeyRejected):
-            side = None
-        if side is None:
-            return refuse(request, 403, i18n.gettext(
-                "This link does not play this game. Open the game's secret link, or watch it."))
-        if _unchanged(session, game_id, since):
-            return Response(status_code=204, headers={"Cache-Control": "no-store"})
-        game, join_key = games.get_game(session, game_id), _join_key(session, game_id, side, join)
+    try:
+        side = games.check_key(session, game_id, key) if key else None
+    except (games.GameNotFound, KeyRejected):
+        side = None
+    if side is None:
+        return refuse(request, 403, i18n.gettext(
+            "This link does not play this game. Open the game's secret link, or watch it."))
+    if _unchanged(session, game_id, since):
+        return Response(status_code=204, headers={"Cache-Control": "no-store"})
+    game, join_key = games.get_game(session, game_id), _join_key(session, game_id, side, join)
     return _draw(request, game, key, side, join=join_key)
 
 
@@ -221,14 +210,6 @@ def _change(form: FormData, side: int) -> games.Change:
     raise GameRefused("action", "unknown_test")
 
 
-@router.post("/g/{game_id}/play")
-async def act(request: Request, game_id: str) -> Response:
-    form = await form_of(request)
-    if form is None or not GAME_ID.fullmatch(game_id):
-        return expired(request) if form is None else missing(request)
-    return await run_in_threadpool(_act, request, game_id, form)
-
-
 def _own_last(log: list[dict[str, Any]], side: int) -> int:
     return max((e["seq"] for e in log if e.get("side", 0) == side and "unit" in e), default=0)
 
@@ -243,28 +224,26 @@ def _version(form: FormData, game: games.StoredGame, side: int) -> int:
     return _whole(form, "version")
 
 
-def _act(request: Request, game_id: str, form: FormData) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
-        return expired(request)
+@router.post("/g/{game_id}/play")
+def act(request: Request, game_id: GameAddress, form: PostedData,
+        session: SessionDep) -> Response:
     key = str(form.get("key", ""))
-    with open_session(request) as session:
-        keyed = _keyed(session, game_id, key) if key else None
-        if keyed is None:
-            return refuse(request, 403, i18n.gettext("This is not the game's secret link."))
-        side, join = keyed[1], _join_key(session, game_id, keyed[1], str(form.get("join", "")))
-        try:
-            changed = games.change(session, game_id, _version(form, *keyed),
-                                   _change(form, side))
-        except games.GameConflict as conflict:
-            moved = conflict.current.state().turn > _whole(form, "turn", -1) >= 0
-            return _draw(request, conflict.current, key, side, i18n.gettext(
-                "The turn has moved on already (the other player pressed Next turn): here it "
-                "is. Nothing more was done.") if moved else i18n.gettext(
-                "The game changed meanwhile (another phone?): here it is as it stands now. "
-                "Nothing was done; press again if it still applies."), 409, join)
-        except GameRefused as refused:
-            return _draw(request, games.get_game(session, game_id), key, side,
-                         _refused_text(refused.code), 422, join)
+    keyed = _keyed(session, game_id, key) if key else None
+    if keyed is None:
+        return refuse(request, 403, i18n.gettext("This is not the game's secret link."))
+    side, join = keyed[1], _join_key(session, game_id, keyed[1], str(form.get("join", "")))
+    try:
+        changed = games.change(session, game_id, _version(form, *keyed), _change(form, side))
+    except games.GameConflict as conflict:
+        moved = conflict.current.state().turn > _whole(form, "turn", -1) >= 0
+        return _draw(request, conflict.current, key, side, i18n.gettext(
+            "The turn has moved on already (the other player pressed Next turn): here it "
+            "is. Nothing more was done.") if moved else i18n.gettext(
+            "The game changed meanwhile (another phone?): here it is as it stands now. "
+            "Nothing was done; press again if it still applies."), 409, join)
+    except GameRefused as refused:
+        return _draw(request, games.get_game(session, game_id), key, side,
+                     _refused_text(refused.code), 422, join)
     if request.headers.get("hx-request") == "true":
         return _draw(request, changed, key, side, join=join)
     joining = f"&join={quote(join)}" if join else ""
@@ -273,17 +252,8 @@ def _act(request: Request, game_id: str, form: FormData) -> Response:
 
 
 @router.post("/g/new")
-async def start(request: Request) -> Response:
+def start(request: Request, form: PostedData, session: SessionDep) -> Response:
     """The roster pages' "Start a game": a game of the version the page shows."""
-    form = await form_of(request)
-    if form is None:
-        return expired(request)
-    return await run_in_threadpool(_start, request, form)
-
-
-def _start(request: Request, form: FormData) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(form.get("csrf", ""))):
-        return expired(request)
     roster_id, weather = str(form.get("roster_id", "")), str(form.get("weather", "rolled"))
     if not GAME_ID.fullmatch(roster_id):
         return refuse(request, 404, i18n.gettext("There is no roster at this address."))
@@ -293,19 +263,16 @@ def _start(request: Request, form: FormData) -> Response:
         version = 0
     if weather not in ("rolled", "clear", "cloudy", "rain", "off"):
         weather = "rolled"
-    with open_session(request) as session:
-        try:
-            created, key, join_key = games.create_game(
-                session, roster_id, version or None, weather,
-                castle_defenders=bool(form.get("castle_defenders")),
-                admit=lambda: creation_limit.take_creation(request, session))
-        except creation_limit.CreationRefused as refused:
-            return refuse(request, 429, refused.message(i18n.current_lang()))
-        except (RosterNotFound, RevisionNotFound):
-            return refuse(request, 404, i18n.gettext("There is no roster at this address."))
-        except games.NotPlayable:
-            return refuse(request, 422, i18n.gettext(
-                "The game companion plays Chainmail and Line and Square armies."))
+    try:
+        created, key, join_key = games.create_game(
+            session, roster_id, version or None, weather,
+            castle_defenders=bool(form.get("castle_defenders")),
+            admit=lambda: take_creation(request, session))
+    except (RosterNotFound, RevisionNotFound):
+        return refuse(request, 404, i18n.gettext("There is no roster at this address."))
+    except games.NotPlayable:
+        return refuse(request, 422, i18n.gettext(
+            "The game companion plays Chainmail and Line and Square armies."))
     return RedirectResponse(f"/g/{created.id}/play?key={quote(key)}&join={quote(join_key)}",
                             status_code=303)
 

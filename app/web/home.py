@@ -9,33 +9,28 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
-from app.deps import SessionDep
 from app.domain import get_ruleset
 from app.domain.stored_documents import DOCUMENT
-from app.imports import ImportRefused, parse_roster
-from app.services import creation_limit, devices, rosters
+from app.exports.imports import ImportRefused, parse_roster
+from app.http.deps import SessionDep, take_creation
+from app.http.language import LANG_COOKIE, as_lang
+from app.services import devices, rosters
 from app.services.errors import (
     DocumentTooLarge,
 )
 from app.web import editing, i18n
 from app.web.pages import (
-    CSRF_COOKIE,
     YEAR,
+    PostedData,
+    PostedForm,
     browser_device,
     cookie_flags,
-    csrf_ok,
-    expired_form,
-    in_thread,
-    limit_refusal,
     open_created,
-    over_limit,
     page,
-    read_multipart,
     refuse,
     remember_roster,
-    unreadable_form,
-    with_form,
 )
 from app.web.problems import edit_problem, problem_text
 from app.web.systems import SYSTEMS
@@ -74,13 +69,7 @@ def _home(request: Request, session: Session, status_code: int = 200,
 
 
 @router.post("/rosters/new")
-async def create(request: Request) -> Response:
-    return await with_form(request, _create)
-
-
-def _create(request: Request, session: Session, form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
+def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
     ruleset = form.get("ruleset", "chainmail")
     if not form.get("name", "").strip():
         form = editing.Form([*form.items_list(), ("name", _default_name(request, ruleset, form))])
@@ -95,8 +84,7 @@ def _create(request: Request, session: Session, form: editing.Form) -> Response:
     except ValidationError as exc:
         return _home(request, session, 422, form=form,
                      error=problem_text(exc.errors(), system=ruleset))
-    if (refused := over_limit(request, session)) is not None:
-        return refused
+    take_creation(request, session)
     created = rosters.create_roster(session, model)
     remember_roster(request, session, created.roster.id)
     # The key is shown once, on the editor, right after creation.
@@ -113,14 +101,8 @@ def _default_name(request: Request, ruleset: str, form: editing.Form) -> str:
 
 
 @router.post("/rosters/import")
-async def import_file(request: Request) -> Response:
+async def import_file(request: Request, data: PostedData, session: SessionDep) -> Response:
     """The home page's upload form: a file exported from Muster becomes a new roster."""
-    try:
-        data = await read_multipart(request)
-    except (editing.TooManyFields, editing.UnreadableForm) as refused:
-        return unreadable_form(request, refused)
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
-        return expired_form(request)
     upload = data.get("file")
     lang = i18n.request_lang(request)
     try:
@@ -129,8 +111,8 @@ async def import_file(request: Request) -> Response:
                                   "message": i18n.gettext("choose a file to import")}])
         model = parse_roster(await upload.read(), lang)
     except ImportRefused as refused:
-        return await in_thread(request, _import_refused, refused)
-    return await in_thread(request, _import, model)
+        return await run_in_threadpool(_import_refused, request, session, refused)
+    return await run_in_threadpool(_import, request, session, model)
 
 
 def _import_refused(request: Request, session: Session, refused: ImportRefused) -> Response:
@@ -143,25 +125,23 @@ def _import(request: Request, session: Session, model: Any) -> Response:
     try:
         # Counted once the roster is accepted, its size too: a refused file costs nothing.
         created = rosters.create_roster(
-            session, model, admit=lambda: creation_limit.take_creation(request, session))
+            session, model, admit=lambda: take_creation(request, session))
     except DocumentTooLarge:
         return refuse(request, 413, i18n.gettext(
             "This roster is too large to store: it could not be sent back as read or "
             "exported."))
-    except creation_limit.CreationRefused as refused:
-        return limit_refusal(request, refused)
     remember_roster(request, session, created.roster.id)
     return open_created(request, created)
 
 
 @router.get("/lang/{lang}")
 def switch_language(request: Request, lang: str, next: str = "/") -> Response:
-    chosen = i18n.as_lang(lang)
+    chosen = as_lang(lang)
     # Only local paths: the switch must not become an open redirect.
     target = next if next.startswith("/") and not next.startswith("//") else "/"
     response = RedirectResponse(target, status_code=303)
     if chosen:
-        response.set_cookie(i18n.LANG_COOKIE, chosen, max_age=YEAR, **cookie_flags(request))
+        response.set_cookie(LANG_COOKIE, chosen, max_age=YEAR, **cookie_flags(request))
     return response
 
 

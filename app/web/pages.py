@@ -1,5 +1,6 @@
 """What every HTML page shares: the cookies (device, CSRF, a new key shown once), the
-page's context and rendering, form reading, the refusal pages, the roster pages' context.
+page's context and rendering, the posted form (`PostedForm`: read, and its CSRF field
+checked, before the route runs), the refusal pages, the roster pages' context.
 
 Every page route renders the whole page, or for htmx only the fragment that changed (with the
 totals and the rules panel refreshed out of band). Every action is a plain form too, so the
@@ -14,21 +15,22 @@ import hmac
 import re
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import Request
+from fastapi import Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.deps import ROSTER_ID
 from app.domain import RULESETS, Evaluation, get_ruleset
 from app.domain.base import Lang
 from app.http.cross_site import same_origin
-from app.services import creation_limit, devices, rosters
+from app.http.deps import ROSTER_ID, open_session
+from app.services import devices, rosters
+from app.services.creation_limit import CreationRefused
 from app.services.errors import (
     RosterDeleted,
     RosterNotFound,
@@ -36,7 +38,6 @@ from app.services.errors import (
 )
 from app.services.judgements import judgement
 from app.services.records import StoredRoster
-from app.storage.db import open_session
 from app.web import editing, i18n
 from app.web.systems import SYSTEMS
 from app.web.templating import render, site_address
@@ -131,12 +132,49 @@ def redirect(request: Request, url: str) -> Response:
     return finish(request, RedirectResponse(url, status_code=303))
 
 
-async def _form(request: Request) -> editing.Form:
-    """The page's form fields (its files, the import's, are read by import_file). What the
-    parser refuses comes out as editing's own refusals, so that a page answers it on a page in
-    the player's language (Starlette would answer a bare English 400)."""
-    data = await read_multipart(request)
+class PageRefusal(Exception):
+    """A page's refusal made before its route ran (by a dependency below); app/main.py answers
+    with `response` as it is."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+async def roster_address(request: Request, roster_id: str) -> str:
+    """The roster id of the address a form is posted to, checked before the form is read: an
+    id that cannot name a roster is answered at once (404), the form unread."""
+    if no_such_id(roster_id):
+        raise PageRefusal(missing_roster(request))
+    return roster_id
+
+
+async def posted_form(request: Request) -> FormData:
+    """Every cookie-based form's CSRF check, as a dependency: the posted form (fields and
+    files), once its `csrf` field echoes the browser's own CSRF cookie from this site's page
+    (csrf_ok). A form the parser refuses is refused as unreadable (400), one without that
+    proof as expired (403), before the route reads or changes anything."""
+    try:
+        data = await read_multipart(request)
+    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+        raise PageRefusal(unreadable_form(request, refused)) from refused
+    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
+        raise PageRefusal(expired_form(request))
+    return data
+
+
+async def posted_fields(data: Annotated[FormData, Depends(posted_form)]) -> editing.Form:
+    """The checked form's text fields (its files are PostedData's)."""
+    return _fields(data)
+
+
+def _fields(data: FormData) -> editing.Form:
     return editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
+
+
+RosterAddress = Annotated[str, Depends(roster_address)]
+PostedData = Annotated[FormData, Depends(posted_form)]
+PostedForm = Annotated[editing.Form, Depends(posted_fields)]
 
 
 async def read_multipart(request: Request) -> FormData:
@@ -160,35 +198,25 @@ def unreadable_form(request: Request, refused: ValueError) -> Response:
         "This form could not be read. Reload the page and try again."))
 
 
-async def in_thread(request: Request, work: Callable[..., Response], *args: Any) -> Response:
-    """`work(request, session, *args)` in one trip to a worker thread, with a session opened
-    and closed there: the routes that read a form on the event loop do everything else in one
-    trip (a session dependency would add two more, to open and to close it)."""
-    def run() -> Response:
-        with open_session(request) as session:
-            return work(request, session, *args)
-
-    return await run_in_threadpool(run)
-
-
-async def with_form(request: Request, work: Callable[..., Response], *args: Any) -> Response:
-    """`work(request, session, *args, form)` with the page's form, read on the event loop (see
-    in_thread); a form of more fields than any page has, or one that cannot be read, is
-    refused before anything is read from the database."""
-    try:
-        form = await _form(request)
-    except (editing.TooManyFields, editing.UnreadableForm) as refused:
-        return unreadable_form(request, refused)
-    return await in_thread(request, work, *args, form)
-
-
 async def roster_form(request: Request, roster_id: str,
-                       work: Callable[..., Response]) -> Response:
-    """A form posted to one roster's address: `work(request, session, roster_id, form)`, as
-    with_form runs it; an id that cannot name a roster is answered at once, unread."""
+                      work: Callable[..., Response]) -> Response:
+    """The editor's forms (changes.py, editor.py), which check their CSRF field themselves:
+    `work(request, session, roster_id, form)` in one trip to a worker thread, with a session
+    opened and closed there. An id that cannot name a roster is answered at once, a form that
+    cannot be read refused, before anything is read from the database. (The other pages take
+    RosterAddress, PostedForm and SessionDep.)"""
     if no_such_id(roster_id):
         return missing_roster(request)
-    return await with_form(request, work, roster_id)
+    try:
+        form = _fields(await read_multipart(request))
+    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+        return unreadable_form(request, refused)
+
+    def run() -> Response:
+        with open_session(request) as session:
+            return work(request, session, roster_id, form)
+
+    return await run_in_threadpool(run)
 
 
 def refuse(request: Request, status: int, message: str, roster_id: str | None = None) -> Response:
@@ -238,17 +266,8 @@ def expired_form(request: Request) -> Response:
         "This form has expired. Reload the page and try again."))
 
 
-def over_limit(request: Request, session: Any) -> Response | None:
-    """Count a roster about to be created; the refusal page when this address is over the
-    creation limit (app/creation_limit.py)."""
-    try:
-        creation_limit.take_creation(request, session)
-    except creation_limit.CreationRefused as refused:
-        return limit_refusal(request, refused)
-    return None
-
-
-def limit_refusal(request: Request, refused: creation_limit.CreationRefused) -> Response:
+def limit_refusal(request: Request, refused: CreationRefused) -> Response:
+    """The page's answer to a creation over the limit (app/services/creation_limit.py)."""
     response = refuse(request, 429, refused.message(i18n.request_lang(request)))
     response.headers["Retry-After"] = str(refused.retry_after)
     return response
@@ -293,8 +312,8 @@ def roster_context(request: Request, stored: StoredRoster,
 def granted_device(request: Request, session: Session, roster_id: str,
              form: editing.Form) -> tuple[int | None, Response | None]:
     """For a form of the editor's that only a browser that may edit the roster can send (a
-    new edit link, deleting): this browser's device, or None with the refusal of one that may
-    not: an expired form (no CSRF field of this site's) or a browser without the right."""
+    new edit link): this browser's device, or None with the refusal of one that may not: an
+    expired form (no CSRF field of this site's) or a browser without the right."""
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
         return None, expired_form(request)
     device_id = editing_device(request, session, roster_id)

@@ -15,8 +15,8 @@ from typing import Any
 from app.domain import RULESETS, names
 from app.domain.base import decimal_text
 from app.domain.chainmail.roster import VALUE_ERRORS
+from app.domain.field_errors import describe
 from app.domain.text import N_
-from app.errors import describe
 from app.web.i18n import current_lang, gettext, pgettext
 
 # Form fields and document keys, by the label the forms show them with (their msgids).
@@ -165,9 +165,9 @@ def message(error: Mapping[str, Any]) -> str:
 def problem_text(errors: Iterable[Mapping[str, Any]], most: int = 5,
                  system: str | None = None) -> str:
     """pydantic's errors (with their context: the bound a value broke) in the player's words,
-    '; '-separated; the fields as app.errors.describe finds them in the document, named in
-    the words of `system`, or of the rule system whose model refused the document (its tag
-    in the error's path: an import or a new army knows no other)."""
+    '; '-separated; the fields as `describe` (app/domain/field_errors.py) finds them in the
+    document, named in the words of `system`, or of the rule system whose model refused the
+    document (its tag in the error's path: an import or a new army knows no other)."""
     raw = [dict(e) for e in errors][:most]
     return "; ".join(_problem(e, d["field"], system or _system_of(e.get("loc")))
                      for e, d in zip(raw, describe(raw), strict=True))

@@ -8,31 +8,28 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
-from app.deps import SessionDep
 from app.http import conditional
+from app.http.deps import SessionDep, take_creation
+from app.http.language import as_lang
 from app.services import devices, rosters
 from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
-from app.web import editing, i18n
+from app.web import i18n
 from app.web.pages import (
-    CSRF_COOKIE,
     DEVICE_COOKIE,
+    PostedForm,
+    RosterAddress,
     browser_device,
-    csrf_ok,
     csrf_value,
-    expired_form,
     finish,
-    gone_roster,
     missing_roster,
     no_such_id,
     open_created,
-    over_limit,
     page,
     remember_roster,
     roster_context,
-    roster_form,
 )
 from app.web.templating import VARY
 
@@ -43,10 +40,7 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_lang
 def view(request: Request, roster_id: str, session: SessionDep) -> Response:
     if no_such_id(roster_id):
         return missing_roster(request)
-    try:
-        stored = rosters.get_roster(session, roster_id)
-    except RosterNotFound as gone:
-        return gone_roster(request, gone)
+    stored = rosters.get_roster(session, roster_id)  # not there, deleted: the handler's page
     _note_reader(request, session, roster_id)
     # The page differs by version, language and the browser's CSRF token (in its copy form);
     # the browser asks again each time (no-cache) and is answered 304 while it is the same.
@@ -56,7 +50,7 @@ def view(request: Request, roster_id: str, session: SessionDep) -> Response:
         return finish(request, Response(status_code=304, headers=cache))
     # Drawn with no query string but a language asked for (where the language links return):
     # a visitor's `?utm_source=…` must not reach the page's links.
-    asked = i18n.as_lang(request.query_params.get("lang"))
+    asked = as_lang(request.query_params.get("lang"))
     shown = Request({**request.scope, "query_string": f"lang={asked}".encode() if asked else b""},
                     request.receive)
     response = page(shown, "rosters/view.html", roster_context(shown, stored))
@@ -77,19 +71,10 @@ def _note_reader(request: Request, session: Session, roster_id: str) -> None:
 
 
 @router.post("/r/{roster_id}/copy")
-async def copy(request: Request, roster_id: str) -> Response:
-    return await roster_form(request, roster_id, _copy)
-
-
-def _copy(request: Request, session: Session, roster_id: str, form: editing.Form) -> Response:
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return expired_form(request)
-    try:
-        rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
-        if (refused := over_limit(request, session)) is not None:
-            return refused
-        created = rosters.copy_roster(session, roster_id)
-    except RosterNotFound as error:
-        return gone_roster(request, error)
+def copy(request: Request, roster_id: RosterAddress, form: PostedForm,
+         session: SessionDep) -> Response:
+    rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
+    take_creation(request, session)
+    created = rosters.copy_roster(session, roster_id)
     remember_roster(request, session, created.roster.id)
     return open_created(request, created)

@@ -14,11 +14,11 @@ from fastapi.exceptions import RequestValidationError
 from markupsafe import Markup
 from starlette.responses import HTMLResponse, Response
 
-from app.deps import RosterId, SessionDep, not_found
 from app.domain.base import Lang
 from app.exports import sheet_of
 from app.exports.formats import FORMATS
 from app.http import conditional
+from app.http.deps import RosterId, SessionDep, not_found
 from app.services import rosters
 from app.services.errors import RosterNotFound
 from app.web.i18n import request_lang

@@ -26,7 +26,7 @@ from starlette.types import Scope
 from app.domain import RULESETS
 from app.domain.base import decimal_text
 from app.domain.names import balanced
-from app.recent import Recent
+from app.services.recent import Recent
 from app.web import i18n
 
 # A page differs by these: htmx's fragments, the language, the browser's cookies.

@@ -26,6 +26,7 @@ from app.main import create_app
 from app.services import devices, rosters
 from app.services.records import RESTORE_DAYS
 from app.settings_check import from_validation
+from app.storage.db import StorageLimits, open_session
 from app.storage.tables import Device, DeviceRoster, Roster, utcnow
 from tests.helpers.databases import settings_for
 from tests.helpers.documents import army
@@ -132,7 +133,8 @@ def test_renewing_the_edit_link_again_and_again_keeps_a_bounded_number_of_browse
 def test_readers_past_the_bound_forget_the_roster_and_lone_browsers_are_forgotten(
         engine: Engine) -> None:
     # The bounds as the app's sessions carry its settings (app.storage.db.open_session).
-    with Session(engine, info={"max_editing_browsers": 2, "max_reading_browsers": 3}) as session:
+    limits = StorageLimits(max_editing_browsers=2, max_reading_browsers=3)
+    with open_session(engine, limits) as session:
         roster_id = rosters.create_roster(session, army(name="Shared")).roster.id
         other_id = rosters.create_roster(session, army(name="Other")).roster.id
         editors = [devices.new_device(session)[0] for _ in range(3)]
@@ -165,7 +167,8 @@ def opened(session: Session, device_id: int, roster_id: str, minutes_ago: int) -
 
 
 def test_a_new_link_keeps_the_renewing_browser_and_bounds_the_others(engine: Engine) -> None:
-    with Session(engine, info={"max_editing_browsers": 4, "max_reading_browsers": 2}) as session:
+    limits = StorageLimits(max_editing_browsers=4, max_reading_browsers=2)
+    with open_session(engine, limits) as session:
         roster_id = rosters.create_roster(session, army(name="Leaked")).roster.id
         owner = devices.new_device(session)[0]
         devices.open_with_key(session, owner, roster_id)
@@ -288,7 +291,7 @@ def test_a_browser_pushed_out_while_it_creates_a_roster_keeps_the_new_roster(
         found = looked_up(request, session, create)
         if create and not pushed:
             pushed.append(True)
-            with Session(engine, info={"max_reading_browsers": 1}) as elsewhere:
+            with open_session(engine, StorageLimits(max_reading_browsers=1)) as elsewhere:
                 device = devices.find_device(elsewhere, other)
                 assert device is not None
                 devices.remember(elsewhere, device, x, False)  # the real bound, now
@@ -337,7 +340,7 @@ def test_the_readers_bound_keeps_a_browser_that_notes_another_roster_meanwhile(
                             "last_opened) VALUES (:d, :r, true, now())"), {"d": old, "r": y})
 
         def pushes_out() -> None:
-            with Session(engine, info={"max_reading_browsers": 1}) as other:
+            with open_session(engine, StorageLimits(max_reading_browsers=1)) as other:
                 devices.remember(other, new, x, False)
 
         bound = threading.Thread(target=pushes_out)

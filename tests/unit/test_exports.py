@@ -29,7 +29,7 @@ from app.exports import (
     one_line,
     safe_filename,
 )
-from app.imports import parse_roster
+from app.exports.imports import parse_roster
 
 NOW = datetime(2024, 5, 1, 12, 30, 5, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.domain.chainmail import ChainmailRoster
 from app.exports import export_json
-from app.imports import ImportRefused, parse_roster
+from app.exports.imports import ImportRefused, parse_roster
 from tests.unit.test_exports import NOW, make
 
 

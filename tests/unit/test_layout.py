@@ -1,18 +1,22 @@
-"""The package layout holds: no import cycle among app's modules, the domain free of the web and
-storage stacks, the services free of the HTTP layers, the API and the pages apart, the
-middleware free of both, no module grown past 400 lines and no function past 60, and no module
-reaching into another's private names.
+"""The package layout holds as docs/architecture.md's table says: every module under app/ on
+one layer, each layer importing only itself and the layers its row names, and none of the
+libraries its row forbids; no import cycle among app's modules, no module grown past 400 lines
+and no function past 60, and no module reaching into another's private names.
 
-The import graph is read from the source with `ast` (every import, at module level or inside a
-function), so a lazy import counts as much as a top-level one.
+The table is read from the document itself, so the two cannot drift apart. The import graph
+is read from the source with `ast` (every import, at module level or inside a function), so a
+lazy import counts as much as a top-level one.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 APP_DIR = Path(__file__).resolve().parents[2] / "app"
+DOC = APP_DIR.parent / "docs" / "architecture.md"
 MAX_LINES = 400
 # Modules allowed past MAX_LINES, each with its reason.
 LONG_MODULES = {
@@ -21,20 +25,54 @@ LONG_MODULES = {
 MAX_FUNCTION_LINES = 60
 # Functions allowed past MAX_FUNCTION_LINES ("module:function"), each with its reason.
 LONG_FUNCTIONS: dict[str, str] = {}
-DOMAIN_FORBIDDEN = ("app.storage", "app.services", "app.api", "app.web", "app.http",
-                    "app.exports", "fastapi", "sqlmodel", "sqlalchemy", "jinja2", "starlette")
-# Each layer, and the layers it may not import.
-FORBIDDEN = {
-    "app.services": ("app.api", "app.web", "app.http"),
-    "app.api": ("app.web",),
-    "app.web": ("app.api",),
-    "app.http": ("app.api", "app.web"),
-}
-# Imports across those lines that are allowed, each with its reason.
-ALLOWED = {
-    ("app.api.health", "app.web.i18n"):
-        "the database-unavailable handler answers a browser with a page in its language",
-}
+# The layers whose routes meet the database only as the `Session` SessionDep hands them.
+SESSION_TYPE_ONLY = ("http", "api", "web")
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    modules: tuple[str, ...]  # module names; a package stands for every module below it
+    packages: tuple[str, ...]
+    may_import: frozenset[str]  # other layers' names, or "everything"
+    never: frozenset[str]  # libraries
+
+
+def _code(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def _names(cell: str) -> frozenset[str]:
+    return frozenset(word.strip() for word in cell.split(",") if word.strip() not in ("", "—"))
+
+
+def _table() -> dict[str, Layer]:
+    """docs/architecture.md's table of layers: | layer | modules | what it holds | may import |
+    never imports |."""
+    lines = DOC.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| layer | modules |"))
+    layers = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        name, modules, _, may_import, never = (c.strip() for c in line.strip("|").split("|"))
+        paths = _code(modules)
+        layers[name] = Layer(
+            name,
+            modules=tuple(_module_name(APP_DIR.parent / p) for p in paths if p.endswith(".py")),
+            packages=tuple(p.rstrip("/").replace("/", ".") for p in paths if p.endswith("/")),
+            may_import=_names(may_import), never=frozenset(_code(never)))
+    return layers
+
+
+def _layer_of(module: str, layers: dict[str, Layer]) -> str | None:
+    """The layer a module is on: named itself, or under the deepest package named."""
+    for layer in layers.values():
+        if module in layer.modules:
+            return layer.name
+    found = [(len(package), layer.name) for layer in layers.values()
+             for package in layer.packages if _within(module, (package,))]
+    return max(found)[1] if found else None
 
 
 def _module_name(path: Path) -> str:
@@ -111,20 +149,62 @@ def test_no_import_cycle() -> None:
             visit(name)
 
 
-def test_domain_imports_no_outer_layer() -> None:
-    bad = {name: sorted(t for t in targets if _within(t, DOMAIN_FORBIDDEN))
-           for name, targets in _graph().items() if _within(name, ("app.domain",))}
-    assert {name: targets for name, targets in bad.items() if targets} == {}
+def _libraries(path: Path) -> dict[str, set[str]]:
+    """The libraries (not app) a module imports, each with the names it takes from it
+    ("*" for a plain `import`)."""
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.setdefault(alias.name.split(".")[0], set()).add("*")
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = {alias.name for alias in node.names}
+            found.setdefault(node.module.split(".")[0], set()).update(names)
+    return {library: names for library, names in found.items() if library != "app"}
 
 
-def test_layers_import_only_what_they_may() -> None:
-    graph = _graph()
-    bad = {name: sorted(t for t in targets if _within(t, forbidden) and (name, t) not in ALLOWED)
-           for layer, forbidden in FORBIDDEN.items()
-           for name, targets in graph.items() if _within(name, (layer,))}
-    assert {name: targets for name, targets in bad.items() if targets} == {}
-    assert all(target in graph.get(name, ()) for name, target in ALLOWED), \
-        "an allowed import is gone"
+def test_every_module_is_on_a_layer_of_the_table() -> None:
+    layers = _table()
+    assert {"domain", "storage", "services", "http", "api", "web"} <= set(layers)
+    modules = _modules()
+    assert [name for name in modules if _layer_of(name, layers) is None] == []
+    listed = [m for layer in layers.values() for m in (*layer.modules, *layer.packages)]
+    assert [name for name in listed if name not in modules] == [], "the table names a module gone"
+
+
+def test_layers_import_only_what_the_table_allows() -> None:
+    layers = _table()
+    bad = sorted(
+        f"{name} ({layer}) imports {target} ({target_layer})"
+        for name, targets in _graph().items()
+        for layer in [_layer_of(name, layers)]
+        if layer is not None and "everything" not in layers[layer].may_import
+        for target in targets if target.split(".")[0] == "app"
+        for target_layer in [_layer_of(target, layers)]
+        if target_layer != layer and target_layer not in layers[layer].may_import)
+    assert bad == []
+
+
+def _library_imports(layers: dict[str, Layer]) -> list[tuple[str, str, str, set[str]]]:
+    """(module, its layer, a library it imports, the names it takes from it)."""
+    return [(name, layer, library, names) for name, path in _modules().items()
+            for layer in [_layer_of(name, layers)] if layer is not None
+            for library, names in _libraries(path).items()]
+
+
+def test_no_layer_imports_a_library_its_row_forbids() -> None:
+    layers = _table()
+    bad = sorted(f"{name} ({layer}) imports {library}"
+                 for name, layer, library, _ in _library_imports(layers)
+                 if library in layers[layer].never)
+    assert bad == []
+
+
+def test_above_the_services_sqlmodel_gives_only_the_session_type() -> None:
+    bad = sorted(f"{name} imports {sorted(names)} of sqlmodel"
+                 for name, layer, library, names in _library_imports(_table())
+                 if layer in SESSION_TYPE_ONLY and library == "sqlmodel" and names != {"Session"})
+    assert bad == []
 
 
 def test_no_module_over_the_line_limit() -> None:

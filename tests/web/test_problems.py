@@ -198,7 +198,7 @@ def test_the_api_documents_its_headers_and_the_databases_absence(client: TestCli
 
 def test_an_accept_language_of_megabytes_is_read_only_as_far_as_a_browsers(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.web import i18n as module
+    from app.http import language as module
 
     read: list[int] = []
     negotiate = module._negotiate

@@ -10,10 +10,10 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from app import errors
 from app.domain.base import Lang
 from app.domain.chainmail import siege as sg
 from app.domain.chainmail.siege_rules import REFERENCE, movement_rows
+from app.domain.field_errors import register_tags
 from app.domain.text import tr
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, choice, shown, whole
@@ -21,7 +21,7 @@ from app.web.templating import render
 
 router = APIRouter()
 # The structure kinds' discriminator tags, left out of error paths: "structures[0].points".
-errors.register_tags(set(sg.STRUCTURE_TAGS.values()))
+register_tags(set(sg.STRUCTURE_TAGS.values()))
 PAGE_STRUCTURES = 3
 
 

@@ -1,9 +1,11 @@
-"""Dependency aliases shared by the routes: the database session, the language, the edit key."""
+"""What the API's routes and the pages share, as dependencies and request helpers: the
+database session, the language of the API's words, ids, JSON bodies, bearer keys, the creation
+limit's count."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Path, Query, Request
@@ -11,13 +13,56 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
 from app.domain.base import Lang
 from app.domain.text import tr
-from app.schemas import Failure
+from app.http.errors import Failure
+from app.http.language import lang_of
 from app.services import rosters
+from app.services.creation_limit import CreationLimit
 from app.services.errors import KeyRejected, RosterDeleted, RosterNotFound
-from app.storage.db import get_session
+from app.storage import db
+
+
+def open_session(request: Request) -> Session:
+    """A session on the app's engine that carries its storage limits (StorageLimits, built
+    once by create_app): get_session's, and the editor's forms' (pages.roster_form)."""
+    engine = getattr(request.app.state, "engine", None)
+    if engine is None:
+        raise RuntimeError("the database is opened by the app's lifespan; start the app first")
+    return db.open_session(engine, request.app.state.storage_limits)
+
+
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """The request's session. Made on the event loop (that is only bookkeeping: the session
+    connects when first used, in the route's worker thread); a sync generator here would cost
+    two extra trips to a worker thread per request. Closing goes to a worker thread only when a
+    transaction is still open, as ending one talks to the database."""
+    session = open_session(request)
+    try:
+        yield session
+    finally:
+        if session.in_transaction():
+            await run_in_threadpool(session.close)
+        else:
+            session.close()
+
+
+def readiness(request: Request) -> db.Readiness | None:
+    """Whether the app's database can serve requests (db.readiness); None while the app is
+    starting and has not opened it yet."""
+    engine = getattr(request.app.state, "engine", None)
+    return None if engine is None else db.readiness(engine)
+
+
+def take_creation(request: Request, session: Session) -> None:
+    """Count a roster (or game, or event) about to be created for the request's client;
+    CreationRefused over the limit (app/services/creation_limit.py), answered 429 by the
+    handler app/main.py registers."""
+    limit: CreationLimit = request.app.state.creation_limit
+    limit.take(session, request.client.host if request.client else "")
+
 
 SessionDep = Annotated[Session, Depends(get_session)]
 LangDep = Annotated[Lang, Query(description="Language of messages: en or ru")]
@@ -58,8 +103,7 @@ async def documented_query_only(request: Request) -> None:
     unknown = [name for name in request.query_params if name not in known]
     if unknown:
         # In the language asked for, when the request names one the operation knows.
-        lang: Lang = "ru" if "lang" in known and request.query_params.get("lang") == "ru" \
-            else "en"
+        lang = lang_of(request) if "lang" in known else "en"
         allowed = ", ".join(sorted(known)) or tr(lang, "none")
         message = tr(lang, "unknown query parameter; this operation takes: %(allowed)s",
                      allowed=allowed)
@@ -92,7 +136,7 @@ def not_json(request: Request) -> HTTPException:
     """415 for a body sent as something other than JSON: FastAPI took such a body as one
     string and refused it with 'Input should be a valid dictionary', which names neither the
     header at fault nor what to send. `Accept` says what is taken (RFC 9110, 12.5.1)."""
-    lang: Lang = "ru" if request.query_params.get("lang") == "ru" else "en"
+    lang = lang_of(request)
     sent = (request.headers.get("content-type") or "").partition(";")[0].strip()
     if sent and not _MEDIA_TYPE.fullmatch(sent):
         sent = "?"  # not a media type to quote (bytes past ASCII come as Latin-1: garbled)
@@ -151,8 +195,6 @@ def keyed_roster(roster_id: RosterId, session: SessionDep,
     """The roster id from the path, once the request has shown that roster's edit key."""
     try:
         rosters.check_edit_key(session, roster_id, key)
-    except RosterNotFound as error:
-        raise not_found(lang, roster_id, error) from error
     except KeyRejected as error:
         raise refusal(403, tr(lang, "Authorization: this is not the roster's edit key")) from error
     return roster_id

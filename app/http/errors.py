@@ -1,4 +1,5 @@
-"""Error answers: every refused input names the field and says what is allowed."""
+"""Error answers: every refused input names the field and says what is allowed; a refusal that
+names no field has one shape too (`Failure`), as the API's description says."""
 
 from __future__ import annotations
 
@@ -10,64 +11,31 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.utils import is_body_allowed_for_status_code
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.domain import RULESETS, names
+from app.domain.field_errors import describe
 
 
-def field_path(loc: tuple[Any, ...] | list[Any]) -> str:
-    """('body', 'units', 0, 'lines', 1, 'troop') -> 'units[0].lines[1].troop'."""
-    path = ""
-    for part in loc:
-        if part in ("body",) and not path:
-            continue
-        if isinstance(part, int):
-            path += f"[{part}]"
-        else:
-            # Discriminated unions add the tag ('chainmail') to the path; it is no field.
-            path += f".{part}" if path else str(part)
-    return path or "body"
+class ErrorField(BaseModel):
+    field: str
+    message: str
+    type: str
+    loc: list[str | int]
 
 
-def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for error in errors:
-        loc = [p for p in error.get("loc", ()) if p not in _TAGS]
-        message = error.get("msg", "invalid")
-        if error.get("type") in ("union_tag_invalid", "union_tag_not_found"):
-            # The rule-system union names no field when `ruleset` is missing or unknown.
-            tag = str((error.get("ctx") or {}).get("discriminator", "ruleset")).strip("'")
-            loc = [*loc, tag]
-            if error.get("type") == "union_tag_not_found":
-                message = "Field required: one of " + ", ".join(f"'{r}'" for r in RULESETS)
-        if error.get("type") == "json_invalid" and loc[:1] == ["body"]:
-            # FastAPI puts the character offset where a field name belongs ("[1]: JSON decode
-            # error"); the field at fault is the body, and the offset goes into the message.
-            reason = (error.get("ctx") or {}).get("error")
-            where = next((p for p in loc[1:] if isinstance(p, int)), None)
-            message = "not valid JSON"
-            if reason:
-                message += f": {reason}"
-            if where is not None:
-                message += f" (at character {where})"
-            loc = ["body"]
-        if (error.get("type") == "string_pattern_mismatch"
-                and (error.get("ctx") or {}).get("pattern") in names.PATTERNS):
-            message = names.MESSAGES[error["ctx"]["pattern"]]  # not the pattern itself
-        out.append({"field": field_path(loc), "message": message,
-                    "type": error.get("type", "value_error"), "loc": loc})
-    return out
+class ValidationFailure(BaseModel):
+    message: str
+    detail: list[ErrorField]
 
 
-# Discriminated unions put the tag ('chainmail') into the path; it is no field. Known from the
-# registry at import, so code that describes errors without an app (imports) strips them too.
-_TAGS: set[str] = set(RULESETS)
+class Failure(BaseModel):
+    """A refusal that names no field; `detail` repeats `message` (FastAPI's own key)."""
 
+    message: str
+    detail: str
 
-def register_tags(tags: set[str]) -> None:
-    _TAGS.update(tags)
 
 
 class ReferenceNotFound(RequestValidationError):

@@ -13,9 +13,9 @@ from pydantic import BaseModel, Discriminator, TypeAdapter, ValidationError, cre
 
 from app.domain import RULESETS
 from app.domain.base import Lang
+from app.domain.field_errors import describe
 from app.domain.stored_documents import DOCUMENT as _DOCUMENT
 from app.domain.text import N_, tr
-from app.errors import describe
 from app.exports import FORMAT
 
 KNOWN_FORMATS = (FORMAT,)
