@@ -8,6 +8,7 @@ before the roster is. A refused change reads the roster again, to draw it with t
 from __future__ import annotations
 
 import re
+from types import ModuleType
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
@@ -16,6 +17,7 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
+from app.domain import Evaluation
 from app.domain.base import Lang
 from app.domain.edits import EditError
 from app.services import devices
@@ -174,7 +176,8 @@ def _refused(request: Request, session: Session, roster_id: str, change: _Posted
     return _answer(request, change, stored, None, problem, 422)
 
 
-def _answer(request: Request, change: _Posted, stored: StoredRoster, evaluation: Any,
+def _answer(request: Request, change: _Posted, stored: StoredRoster,
+            evaluation: Evaluation | None,
             problem: str | None, status: int, undo_to: int | None = None) -> Response:
     """The answer to a change: a redirect for a plain form, else the changed unit alone or
     the whole editor (each form's controls say which they swap), with the problem if there
@@ -217,7 +220,7 @@ def _answer(request: Request, change: _Posted, stored: StoredRoster, evaluation:
     return response
 
 
-def _focus(action: str, form: Form, units: list[dict[str, Any]], system: Any,
+def _focus(action: str, form: Form, units: list[dict[str, Any]], system: ModuleType,
            undo_to: int | None) -> dict[str, str]:
     """Where the keyboard's focus goes once the answer is in (`focus`: the id of the element
     drawn with `autofocus`, which htmx focuses after the swap), and the unit whose row is

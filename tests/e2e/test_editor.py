@@ -356,3 +356,39 @@ def test_open_rows_stay_with_their_units_after_duplicate_move_and_remove(
         assert open_rows() == ["Alpha copy", "Charlie"]
     finally:
         context.close()
+
+
+def test_a_units_change_from_a_stale_page_redraws_the_whole_editor_with_the_problem(
+        browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    """A unit's field swaps its own row, but its refusal is the whole editor, the problem
+    first and focused (the editor page's htmx-config), the open row still open."""
+    context = browser.new_context(viewport=PHONE, locale="en")
+    try:
+        page = context.new_page()
+        document = {"ruleset": "chainmail", "name": "Stale", "nation": "generic",
+                    "points_limit": 300, "engines": [], "units": [
+                        {"name": "Archers", "flags": [], "lines": [
+                            {"troop": "light_horse", "figures": 10, "weapon": "bow"}]}]}
+        made = created(live_server, document)
+        open_editor(page, live_server, made, "en")
+        page.locator("#u1-summary").click()
+        # Another device renames the army meanwhile.
+        moved = httpx.put(f"{live_server.url}/api/v1/rosters/{made['id']}",
+                          json={**document, "name": "Renamed"}, headers={
+                              "Authorization": f"Bearer {made['edit_key']}", "If-Match": '"v1"'})
+        assert moved.status_code == 200
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            page.locator("#u1-l1-figures").fill("12")
+            page.locator("#u1-l1-figures").press("Tab")
+        htmx_settled(page)
+        assert answer.value.status == 409
+        problem = page.locator("#editor > .problem")
+        expect(problem).to_contain_text("changed in another tab")
+        expect(problem).to_be_focused()
+        expect(page.locator("#editor")).to_have_count(1)
+        expect(page.locator("#settings-heading")).to_have_text("Renamed")
+        expect(page.locator("#u1-row")).to_have_attribute("open", "")
+        assert httpx.get(f"{live_server.url}/api/v1/rosters/{made['id']}").json()[
+            "document"]["units"][0]["lines"][0]["figures"] == 10
+    finally:
+        context.close()
