@@ -53,9 +53,10 @@ def read(action: str, argument: str, form: Form) -> Edits | None:
         return [_new_unit(form)]
     if action in ("add_line", "remove_line"):
         return [{"op": action, "unit": unit} | ({"line": argument} if argument else {})]
-    if action in ("add_engine", "update_engine"):
-        return [{"op": "add_engine"} | _engine(form) if action == "add_engine" else
-                {"op": "set_engine", "engine": form.get("engine", "")} | _engine(form)]
+    if action == "add_engine":
+        return [{"op": "add_engine", **_engine(form)}]
+    if action == "update_engine":
+        return [{"op": "set_engine", "engine": form.get("engine", ""), **_engine(form)}]
     if action == "remove_engine":
         return [{"op": "remove_engine", "engine": form.get("engine", "")}]
     if action == "make_legal":
