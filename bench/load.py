@@ -197,10 +197,11 @@ FORMS = 150
 
 def change_form(csrf: str, k: int) -> str:
     """Change `k` of FORMS, without the version it is made from (the form's first field)."""
-    unit = k % EDIT_UNITS
-    return urlencode({"csrf": csrf, "op": "update_unit", "unit": unit,
-                      "unit_name": f"Отряд {unit + 1}", "figures_0": 21 + k % 50,
-                      "troop_0": KINDS[unit % 4][0], "weapon_0": KINDS[unit % 4][1]})
+    unit = k % EDIT_UNITS  # its place; made by the API, unit n is given the id u<n + 1>
+    return urlencode({"csrf": csrf, "system": "chainmail", "op": "update_unit",
+                      "unit": f"u{unit + 1}", "line": "l1", "unit_name": f"Отряд {unit + 1}",
+                      "figures_l1": 21 + k % 50, "troop_l1": KINDS[unit % 4][0],
+                      "weapon_l1": KINDS[unit % 4][1]})
 
 
 # ---- rounds run by wrk ----

@@ -124,8 +124,8 @@ async def client_loop(base: str, number: int, stop: float, ledger: Ledger) -> No
                     name = f"Новый {number}-{n}"
                     changed = await http.post(f"/r/{roster.id}/edit", headers={
                         "HX-Request": "true"}, data={
-                        "csrf": csrf, "version": str(roster.version), "op": "add_unit",
-                        "preset": "horse_archers", "unit_name": name})
+                        "csrf": csrf, "version": str(roster.version), "system": "chainmail",
+                        "op": "add_unit", "preset": "horse_archers", "unit_name": name})
                     if ledger.expect(changed, 200):
                         roster.version += 1
                         roster.units += 1

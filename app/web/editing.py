@@ -1,10 +1,7 @@
-"""The editor's changes to a roster document, one function per action a player can take.
-
-Each action takes the current document (as plain JSON data) and the submitted form, and
-returns the changed document. The caller validates the result with the rule system's model,
-so limits and ids are enforced in one place; here we only turn form text into values and say
-which field was wrong. Actions every rule system shares (settings, reordering, duplicating and
-removing units) live here; each system's own (its unit form) in `app.web.systems.<id>`.
+"""The editor's forms read as edits (app/domain/edits.py): form text turned into values, the
+form's field names into the edit's fields, and which field was wrong said in the page's
+language. What an edit does, and every rule it keeps, is the domain's; each rule system's own
+form reader is in `app.web.systems.<id>` and uses the pieces every system shares here.
 """
 
 from __future__ import annotations
@@ -13,13 +10,15 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from app.domain.limits import MAX_UNITS
 from app.web.i18n import gettext
 
-Document = dict[str, Any]
+Document = dict[str, Any]  # a roster as JSON data, as the templates read it
+Edits = list[dict[str, Any]]  # edits as JSON data, as `PATCH /api/v1/rosters/{id}` takes them
 
+class FormError(ValueError):
+    """A form's text that is no value of its field (`field`, the form's name for it); the
+    message is in the page's language already."""
 
-class EditError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
@@ -65,10 +64,10 @@ def whole(form: Form, field: str, *, required: bool = True) -> int | None:
     raw = form.get(field, "").strip()
     if not raw:
         if required:
-            raise EditError(field, gettext("a whole number is required"))
+            raise FormError(field, gettext("a whole number is required"))
         return None
     if "_" in raw:  # Python reads "1_0" as 10; a player who typed it meant no such number
-        raise EditError(field, gettext("“%(text)s” is not a whole number") % {"text": raw[:20]})
+        raise FormError(field, gettext("“%(text)s” is not a whole number") % {"text": raw[:20]})
     try:
         return int(raw)
     except ValueError:
@@ -82,103 +81,61 @@ def whole(form: Form, field: str, *, required: bool = True) -> int | None:
     if number is not None and number.is_finite() and number.adjusted() < 10 \
             and number == number.to_integral_value():
         return int(number)
-    raise EditError(field, gettext("“%(text)s” is not a whole number") % {"text": raw[:20]})
-
-
-def index(form: Form, field: str, length: int) -> int:
-    value = whole(form, field)
-    assert value is not None
-    if not 0 <= value < length:
-        raise EditError(field, gettext("there is no number %(n)s") % {"n": value + 1})
-    return value
-
-
-def at_most(count: int, what: str) -> str:
-    """'at most 500 units', worded in the page's language ('units', 'lines', 'engines')."""
-    return {"units": gettext("at most %(n)s units"), "lines": gettext("at most %(n)s lines"),
-            "engines": gettext("at most %(n)s engines")}[what] % {"n": count}
+    raise FormError(field, gettext("“%(text)s” is not a whole number") % {"text": raw[:20]})
 
 
 def checked(form: Form, field: str) -> bool:
     return form.get(field, "") in ("on", "true", "1", "yes")
 
 
-Action = Callable[[Document, Form], Document]
+def present(form: Form, **fields: str) -> dict[str, str]:
+    """The edit's fields (the keys) that the form has (under the values, its names for
+    them): a field the form leaves out leaves the roster's value as it is."""
+    return {key: form[name] for key, name in fields.items() if name in form}
 
 
-def update_settings(doc: Document, form: Form) -> Document:
-    """Name, points limit and note; a system's own settings follow in its module."""
-    doc["name"] = form.get("name", "")
-    doc["points_limit"] = whole(form, "points_limit", required=False)
-    doc["note"] = form.get("note", "")
-    return doc
+def pressed(form: Form) -> tuple[str, str]:
+    """What the form asks for: a button's `action` wins over the form's `op`; a button may
+    name its target in its value ("remove_line:l2"), one form holding many buttons."""
+    action, _, argument = (form.get("action") or form.get("op", "")).partition(":")
+    return action, argument
 
 
-def duplicate_unit(doc: Document, form: Form) -> Document:
-    if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", at_most(MAX_UNITS, "units"))
-    i = index(form, "unit", len(doc["units"]))
-    twin = copied(doc["units"][i])
-    # Only one unit may carry the commander; the copy is an ordinary unit.
-    if "flags" in twin:
-        twin["flags"] = [f for f in twin["flags"] if f != "commander"]
-    if "officer" in twin:
-        twin["officer"] = False
-    doc["units"].insert(i + 1, twin)
-    return doc
+def roster_settings(form: Form) -> dict[str, Any]:
+    """The settings form's name, points limit (empty: none) and note, as `set_roster`."""
+    return {"op": "set_roster", "name": form.get("name", ""),
+            "points_limit": whole(form, "points_limit", required=False),
+            "note": form.get("note", "")}
 
 
-def move_unit(doc: Document, form: Form, step: int) -> Document:
-    units = doc["units"]
-    i = index(form, "unit", len(units))
-    j = i + step
-    if 0 <= j < len(units):
-        units[i], units[j] = units[j], units[i]
-    return doc
+def form_edits(form: Form, read: Callable[[str, str, Form], Edits | None]) -> Edits:
+    """The edits a form of the editor asks for: its rule system's reading of it (`read`, the
+    system module's), else one every system shares (FormError for an action of none)."""
+    action, argument = pressed(form)
+    made = read(action, argument, form)
+    if made is None:
+        made = _shared(action, form)
+    if made is None:
+        raise FormError("action", gettext("unknown action %(text)s") % {
+            "text": repr(action[:40])})
+    return made
 
 
-def remove_unit(doc: Document, form: Form) -> Document:
-    del doc["units"][index(form, "unit", len(doc["units"]))]
-    return doc
+def _shared(action: str, form: Form) -> Edits | None:
+    """The settings form's and the unit buttons' every system has (Duplicate, Move, Remove)."""
+    unit = form.get("unit", "")
+    if action == "settings":
+        return [roster_settings(form)]
+    if action == "duplicate":
+        return [{"op": "duplicate_unit", "unit": unit}]
+    if action in ("move_up", "move_down"):
+        return [{"op": "move_unit", "unit": unit, "by": -1 if action == "move_up" else 1}]
+    if action == "remove_unit":
+        return [{"op": "remove_unit", "unit": unit}]
+    return None
 
 
-COMMON: dict[str, Action] = {
-    "settings": update_settings,
-    "duplicate": duplicate_unit,
-    "move_up": lambda doc, form: move_unit(doc, form, -1),
-    "move_down": lambda doc, form: move_unit(doc, form, +1),
-    "remove_unit": remove_unit,
-}
-
-
-def copied(value: Any) -> Any:
-    """A deep copy of a JSON value (dicts, lists and scalars): what copy.deepcopy does here,
-    in under half the time (no memo, no type dispatch); every change copies the document."""
-    if isinstance(value, dict):
-        return {key: copied(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [copied(item) for item in value]
-    return value
-
-
-def apply(document: Document, form: Form, actions: dict[str, Action]) -> Document:
-    """The document after the action the form names (a button's `action` wins over `op`).
-
-    `actions` are the rule system's own; they may extend a common action of the same name
-    (a system's "settings" runs after the common one). `document` is the caller's to give
-    away (the editor passes a fresh `model_dump`): the actions change it in place, as copying
-    it once more cost every change a walk of the whole document.
-    """
-    action = form.get("action") or form.get("op", "")
-    # A button may name its target in its value ("remove_line:2"): one form, many buttons.
-    action, _, argument = action.partition(":")
-    if argument:
-        form = Form([*form.items_list(), ("line", argument)])
-    if action not in COMMON and action not in actions:
-        raise EditError("action", gettext("unknown action %(text)s") % {"text": repr(action[:40])})
-    doc = document
-    if action in COMMON:
-        doc = COMMON[action](doc, form)
-    if action in actions:
-        doc = actions[action](doc, form)
-    return doc
+def line_ids(form: Form) -> list[str]:
+    """The ids of the unit's lines the form shows (a hidden `line` field per row); each
+    line's fields are named by its id: `figures_l2`."""
+    return form.all("line")

@@ -13,8 +13,9 @@ from sqlmodel import Session
 
 from app.domain.words import counted
 from app.http.deps import SessionDep
-from app.services import devices, rosters
+from app.services import devices, opening, rosters
 from app.services.errors import (
+    EditRefused,
     KeyRejected,
     RosterDeleted,
     RosterNotFound,
@@ -24,10 +25,10 @@ from app.services.records import RESTORE_DAYS
 from app.web import editing, i18n
 from app.web.deletion import restorable_page
 from app.web.pages import (
+    DEVICE_COOKIE,
     NEW_KEY_COOKIE,
     browser_device,
     cookie_flags,
-    deleted_roster,
     gone_roster,
     granted_device,
     missing_roster,
@@ -126,33 +127,16 @@ def _undo_chain(request: Request, version: int) -> int | None:
     return None
 
 
-def _opened_to_edit(session: Session, device_id: int | None, roster_id: str) -> bool:
-    """Whether the device may edit the roster; if so, noted as opening it now. A device
-    forgotten since its right was read (a bound, the purge) may not."""
-    if device_id is None or not devices.can_edit(session, device_id, roster_id):
-        return False
-    try:
-        devices.remember(session, device_id, roster_id, True)
-    except UnknownDevice:
-        return False
-    return True
-
-
 def _editor_page(request: Request, session: Session, roster_id: str) -> Response:
+    # A browser remembered by this very request (its edit link's exchange) has no cookie yet.
+    token = getattr(request.state, "new_device", None) or request.cookies.get(DEVICE_COOKIE, "")
     try:
-        stored = rosters.get_roster(session, roster_id)
-    except RosterDeleted as gone:
-        device_id = browser_device(request, session)
-        if device_id is not None and devices.can_edit(session, device_id, roster_id):
-            return restorable_page(request, roster_id, gone)
-        return deleted_roster(request)
+        stored = opening.open_for_editing(session, roster_id, token)
+    except opening.RestorableRoster as gone:
+        return restorable_page(request, roster_id, gone)
     except RosterNotFound as error:
         return gone_roster(request, error)
-    try:
-        may_edit = _opened_to_edit(session, browser_device(request, session), roster_id)
-    except RosterNotFound as error:  # deleted since it was read
-        return gone_roster(request, error)
-    if not may_edit:
+    except EditRefused:
         return refuse(request, 403, i18n.gettext(
             "This browser may not edit this roster. "
             "Open its edit link, or copy it to your rosters."), roster_id)

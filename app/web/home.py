@@ -32,7 +32,7 @@ from app.web.pages import (
     refuse,
     remember_roster,
 )
-from app.web.problems import edit_problem, problem_text
+from app.web.problems import form_problem, problem_text
 from app.web.systems import SYSTEMS
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
@@ -75,12 +75,12 @@ def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
         form = editing.Form([*form.items_list(), ("name", _default_name(request, ruleset, form))])
     try:
         if ruleset not in SYSTEMS:
-            raise editing.EditError("ruleset", f"unknown rule system {ruleset[:40]!r}")
+            raise editing.FormError("ruleset", f"unknown rule system {ruleset[:40]!r}")
         # A form's every field is text: here (not in the JSON API) "400" is read as 400.
         model = DOCUMENT.validate_python(SYSTEMS[ruleset].new_document(form), strict=False)
-    except editing.EditError as exc:
+    except editing.FormError as exc:
         system = ruleset if ruleset in SYSTEMS else None
-        return refuse(request, 422, edit_problem(exc.field, exc.message, system=system))
+        return refuse(request, 422, form_problem(exc.field, exc.message, system=system))
     except ValidationError as exc:
         return _home(request, session, 422, form=form,
                      error=problem_text(exc.errors(), system=ruleset))

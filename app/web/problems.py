@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from pydantic import ValidationError
+
 from app.domain import RULESETS, names
-from app.domain.base import decimal_text
+from app.domain.base import Lang, decimal_text
 from app.domain.chainmail.roster import VALUE_ERRORS
+from app.domain.edits import EditError
 from app.domain.field_errors import describe
 from app.domain.text import N_
+from app.web.editing import Document
 from app.web.i18n import current_lang, gettext, pgettext
 
 # Form fields and document keys, by the label the forms show them with (their msgids).
@@ -41,8 +45,6 @@ LABELS: dict[str, str] = dict((
 ))
 # A field of a unit's line that another form names otherwise ("count" of an engine is its Count).
 LINE_LABELS: dict[str, str] = {"count": N_("Warriors")}
-# "figures_0", "troop_1": a field of a unit's line, numbered from 0 in the form.
-_LINE_FIELD = re.compile(r"(?P<field>[a-z_]+?)_(?P<line>\d+)")
 _STEP = re.compile(r"(?P<key>[a-z_]+)\[(?P<index>\d+)\]")
 
 
@@ -66,18 +68,14 @@ def _system_of(loc: Any) -> str | None:
     return first if isinstance(first, str) and first in RULESETS else None
 
 
-def field_label(field: str, unit: str | None = None, system: str | None = None) -> str:
-    """'units[2].lines[0].figures' → 'Unit 3, line 1, Figures'; 'figures_0' of the form of unit
-    2 → 'Unit 3, line 1, Figures'; 'points_limit' → 'Points limit'. A unit of `system` (the
-    roster's rule system, when known) is named in its own word: 'Подразделение 3' for Line
-    and Square in Russian, 'Отряд 3' for the others."""
+def field_label(field: str, system: str | None = None) -> str:
+    """'units[2].lines[0].figures' → 'Unit 3, line 1, Figures'; 'points_limit' → 'Points
+    limit'. A unit of `system` (the roster's rule system, when known) is named in its own
+    word: 'Подразделение 3' for Line and Square in Russian, 'Отряд 3' for the others."""
     parts: list[str] = []
-    if unit is not None and unit.isdigit():
-        parts.append(_word("Unit %(n)s", system) % {"n": int(unit) + 1})
     in_line = False
     for step in field.split("."):
         indexed = _STEP.fullmatch(step)
-        line = _LINE_FIELD.fullmatch(step)
         if indexed:
             n = int(indexed["index"]) + 1
             key = indexed["key"]
@@ -86,13 +84,24 @@ def field_label(field: str, unit: str | None = None, system: str | None = None) 
                          gettext("line %(n)s") % {"n": n} if key == "lines" else
                          gettext("engine %(n)s") % {"n": n} if key == "engines" else
                          f"{_label(key, system=system)} {n}")
-        elif line and line["field"] in LABELS and step not in LABELS:
-            parts.append(gettext("line %(n)s") % {"n": int(line["line"]) + 1})
-            parts.append(_label(line["field"], of_line=True, system=system))
         else:
             parts.append(_label(step, of_line=in_line, system=system))
+    return _sentence(parts)
+
+
+def _sentence(parts: list[str]) -> str:
     label = ", ".join(parts)
     return label[:1].upper() + label[1:]  # "Engine 2, Count", as a sentence starts
+
+
+def _named(key: str, system: str | None, unit: int | None = None, line: int | None = None,
+           engine: int | None = None) -> str:
+    """A field as the editor's forms show it, in the unit, line or engine at those places:
+    'Unit 3, line 2, Figures' (the places people see; the forms name them by id)."""
+    parts = [_word("Unit %(n)s", system) % {"n": unit + 1}] if unit is not None else []
+    parts += [gettext("line %(n)s") % {"n": line + 1}] if line is not None else []
+    parts += [gettext("engine %(n)s") % {"n": engine + 1}] if engine is not None else []
+    return _sentence([*parts, _label(key, of_line=line is not None, system=system)])
 
 
 def _number(value: Any) -> str:
@@ -182,8 +191,67 @@ def _problem(error: Mapping[str, Any], field: str, system: str | None) -> str:
     return f"{field_label(field, system=system)}: {message(error)}"
 
 
-def edit_problem(field: str, text: str, unit: str | None = None,
+def _place(items: list[Any], item_id: Any) -> int | None:
+    return next((i for i, item in enumerate(items) if item.get("id") == item_id), None)
+
+
+def form_problem(field: str, text: str, doc: Document | None = None, unit: str | None = None,
                  system: str | None = None) -> str:
-    """An editor action's refusal (app.web.editing.EditError), its field named as the form
-    of `system` (the roster's rule system) shows it."""
-    return f"{field_label(field, unit, system)}: {text}"
+    """A form's text refused as it was read (app.web.editing.FormError), its field named as
+    the form of `system` shows it; `unit` the id of the unit whose form it is, in `doc`, and
+    a line's field names its line by id (`figures_l2`): 'Unit 3, line 2, Figures: …'."""
+    units = doc["units"] if doc else []
+    at = _place(units, unit) if unit else None
+    if at is None:
+        return f"{_named(field, system)}: {text}"
+    for j, line in enumerate(units[at].get("lines", [])):
+        key = field.removesuffix(f"_{line['id']}")
+        if key != field and key in LABELS:
+            return f"{_named(key, system, at, j)}: {text}"
+    return f"{_named(field, system, at)}: {text}"
+
+
+# What an edit's address field names when it is refused: the list it was looked for in.
+_ADDRESSES = {"unit": "units", "line": "lines", "engine": "engines"}
+
+
+def _edit_field(edit: Mapping[str, Any], path: Sequence[Any], doc: Document,
+                system: str) -> str:
+    """The field at `path` of one edit (as data), named as the form it came from shows it:
+    the unit, line and engine it acts on by their places in `doc` (a unit being added by
+    the place it would take), then the field; an edit refused for what it names (no such
+    unit, a list full) names the list."""
+    op = str(edit.get("op", ""))
+    units, engines = doc["units"], doc.get("engines", [])
+    unit = len(units) if op == "add_unit" else _place(units, edit.get("unit"))
+    lines = units[unit].get("lines", []) if unit is not None and unit < len(units) else []
+    line, engine = _place(lines, edit.get("line")), _place(engines, edit.get("engine"))
+    if len(path) > 2 and path[0] == "lines" and isinstance(path[1], int):
+        line = path[1]  # a line of a unit being added
+    key = next((step for step in reversed(path) if isinstance(step, str)), "op")
+    if key == "op":
+        key = op  # an edit refused as a whole: "Make it legal"
+    elif key in _ADDRESSES:
+        unit = None if key == "unit" else unit
+        line = None if key in ("unit", "line") else line
+        engine, key = None, _ADDRESSES[key]
+    return _named(key, system, unit, line, engine)
+
+
+def edit_problem(refused: EditError | ValidationError, edits: Sequence[Mapping[str, Any]],
+                 doc: Document, system: str, lang: Lang) -> str:
+    """An edit's refusal, by the domain (EditError) or by pydantic (an edit that is none, or
+    a roster that would be none), in the page's language, its field named as the form shows
+    it."""
+    if isinstance(refused, EditError):
+        at = refused.edit if refused.edit is not None and refused.edit < len(edits) else None
+        edit = edits[at] if at is not None else {}
+        return f"{_edit_field(edit, (refused.field,), doc, system)}: {refused.text(lang)}"
+    errors = [dict(e) for e in refused.errors()][:5]
+    if not all(isinstance(e["loc"][0], int) and e["loc"][0] < len(edits) for e in errors):
+        return problem_text(errors, system=system)  # the roster the edits would make
+    return "; ".join(
+        f"{_named('ruleset', system)}: {gettext('not one of the choices')}"
+        if len(e["loc"]) < 2 else  # no edit of this system (a form of another's)
+        f"{_edit_field(edits[e['loc'][0]], e['loc'][2:], doc, system)}: {message(e)}"
+        for e in errors)

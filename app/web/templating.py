@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from jinja2 import Environment, FileSystemLoader, Undefined
+from jinja2 import Environment, FileSystemLoader, Undefined, pass_context
+from jinja2.runtime import Context
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup, escape
 from starlette.requests import Request
@@ -183,6 +184,16 @@ def flag_boxes(prefix: str, names: dict[str, str], checked: list[str]) -> Markup
 
 env.globals["options"] = options
 env.globals["flag_boxes"] = flag_boxes
+
+
+@pass_context
+def autofocus(context: Context, element_id: str) -> Markup:
+    """` autofocus` on the element whose id is the page's `focus` (where a change's answer
+    puts the keyboard: htmx focuses it once the answer is in), else nothing."""
+    return Markup(" autofocus") if context.get("focus") == element_id else Markup("")
+
+
+env.globals["autofocus"] = autofocus
 
 # Parts of a share view already drawn, by what they show: (part, roster id, version,
 # language). A stored version never changes, so neither does its part of the page; drawing

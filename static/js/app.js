@@ -88,63 +88,18 @@ window.addEventListener("pageshow", () => {
   document.querySelectorAll("select[name='ruleset']").forEach(followRuleset);
 });
 
-// After a unit's action the server names where the keyboard's focus belongs (the new unit's
-// name, the moved unit's button, the next unit's row, the list's heading): the pressed button
-// is gone or moved. The row holding it opens, and it is scrolled into view (not the page's end).
-document.body.addEventListener("muster-focus", (event) => {
-  const target = document.getElementById(event.detail && event.detail.id);
-  if (!target) return;
-  const row = target.closest("details");
-  if (row && target.tagName !== "SUMMARY") row.open = true;
-  target.focus({ preventScroll: true });
-  target.scrollIntoView({ block: "center" });
-});
-
 // The whole editor is drawn anew after some changes (a setting, a new unit, Duplicate,
-// Remove, a move, Undo): the rows the player had open stay open. A unit's row is known by
-// what it holds (its fields as the page shows them, and which of the rows holding the same it
-// is), not by its place: after Duplicate or Remove the rows below shift, and reopening by
-// place opened a neighbour. When no row came or went (Undo of a typed number, Make it legal),
-// a row whose numbers alone changed is still the same unit. Other parts are known by id.
-function rowKeys(root) {
-  const seen = new Map();
-  const key = (holds) => {
-    const n = seen.get(holds) || 0;
-    seen.set(holds, n + 1);
-    return `${holds}#${n}`;
-  };
-  return [...root.querySelectorAll("details.unit-row")].map((row) => {
-    const form = row.querySelector("form");
-    const fields = form ? [...form.elements].filter((field) => field.name
-        && !["hidden", "submit", "button"].includes(field.type)) : [];
-    const text = (only) => fields.filter(only)
-      .map((field) => `${field.name}=${field.type === "checkbox" ? field.checked : field.value}`)
-      .join("&");
-    return { row, exact: key(text(() => true)), loose: key(`~${text((f) => f.type !== "number")}`) };
-  });
-}
+// Remove, a move, Undo): the parts the player had open stay open, known by their ids (a
+// unit's row by its unit's id, which no change to another unit changes).
 let wasOpen = null;
 document.body.addEventListener("htmx:beforeSwap", (event) => {
-  if (!event.detail.target || event.detail.target.id !== "editor") return;
   const editor = event.detail.target;
-  const rows = rowKeys(editor);
-  const open = rows.filter(({ row }) => row.open);
-  wasOpen = {
-    rows: rows.length,
-    exact: new Set(open.map(({ exact }) => exact)),
-    loose: new Set(open.map(({ loose }) => loose)),
-    parts: [...editor.querySelectorAll("details[id][open]:not(.unit-row)")].map((part) => part.id),
-  };
+  if (!editor || editor.id !== "editor") return;
+  wasOpen = [...editor.querySelectorAll("details[id][open]")].map((part) => part.id);
 });
 document.body.addEventListener("htmx:afterSwap", (event) => {
   if (!wasOpen || !event.detail.target || event.detail.target.id !== "editor") return;
-  const editor = document.getElementById("editor");
-  const rows = editor ? rowKeys(editor) : [];
-  const same = rows.length === wasOpen.rows;
-  for (const { row, exact, loose } of rows) {
-    if (wasOpen.exact.has(exact) || (same && wasOpen.loose.has(loose))) row.open = true;
-  }
-  for (const id of wasOpen.parts) {
+  for (const id of wasOpen) {
     const part = document.getElementById(id);
     if (part) part.open = true;
   }

@@ -44,17 +44,18 @@ def add_preset(page, preset: str) -> None:  # type: ignore[no-untyped-def]
     page.locator("li.unit").nth(units).wait_for()
 
 
-def set_figures(page, unit: int, figures: str) -> None:  # type: ignore[no-untyped-def]
-    """Type a unit's figures: in its open row, else in the folded row's number box."""
+def set_figures(page, unit: str, figures: str) -> None:  # type: ignore[no-untyped-def]
+    """Type the figures of the unit `unit` (its id; units added one by one are u1, u2 …):
+    in its open row, else in the folded row's number box."""
     htmx_settled(page)
-    field = page.locator(f"#u{unit}-figures-0")
+    field = page.locator(f"#{unit}-l1-figures")
     if not field.is_visible():
-        field = page.locator(f"#u{unit}-count-0")
+        field = page.locator(f"#{unit}-l1-count")
     with page.expect_response(lambda r: r.request.method == "POST"):
         field.fill(figures)
         field.press("Tab")
     htmx_settled(page)
-    page.locator(f"#u{unit}-figures-0[value='{figures}']").wait_for(state="attached")
+    page.locator(f"#{unit}-l1-figures[value='{figures}']").wait_for(state="attached")
 
 
 def rule(page, code: str):  # type: ignore[no-untyped-def]
@@ -70,15 +71,15 @@ def test_a_legal_mongol_army_is_built_by_clicking_and_typing(
     # Half the horde as medium lancers is too many: the broken proportion appears at once.
     assert "check-broken" in rule(page, "mongols.medium_lancers").get_attribute("class")
     add_preset(page, "light_lancers")
-    set_figures(page, 1, "5")
-    set_figures(page, 2, "5")
+    set_figures(page, "u2", "5")
+    set_figures(page, "u3", "5")
     assert "check-kept" in rule(page, "mongols.medium_lancers").get_attribute("class")
     assert "check-kept" in rule(page, "mongols.horse_archers").get_attribute("class")
-    page.locator("#u0-summary").click()  # added folded: the row opens to edit
+    page.locator("#u1-summary").click()  # added folded: the row opens to edit
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#u0-flag-commander").check()
+        page.locator("#u1-flag-commander").check()
     htmx_settled(page)
-    page.locator("#u0-flag-commander[checked]").wait_for()
+    page.locator("#u1-flag-commander[checked]").wait_for()
     assert page.locator("#summary .verdict").inner_text() == "Legal"
     # 10 × (3 + 4) + 5 × 4 + 5 × 3 = 105 of 300
     assert page.locator("#summary .big").first.inner_text() == "105 / 300"
@@ -97,13 +98,13 @@ def test_a_broken_proportion_appears_and_disappears_as_units_change(
     new_army(page, live_server, "Русская рать", "russians", "500")
     add_preset(page, "heavy_foot_polearms")
     add_preset(page, "medium_lancers")
-    set_figures(page, 1, "4")
+    set_figures(page, "u2", "4")
     assert "check-kept" in rule(page, "russians.horse_share").get_attribute("class")
-    set_figures(page, 1, "20")
+    set_figures(page, "u2", "20")
     horse = rule(page, "russians.horse_share")
     assert "check-broken" in horse.get_attribute("class")
     assert "20 of 40 figures = 50 %" in horse.inner_text()
-    set_figures(page, 1, "4")
+    set_figures(page, "u2", "4")
     assert "check-kept" in rule(page, "russians.horse_share").get_attribute("class")
 
 
@@ -159,7 +160,7 @@ def test_switching_to_russian_shows_russian_troop_names(
     add_preset(page, "knights")
     page.get_by_role("link", name="Русский").click()
     page.wait_for_load_state()
-    assert page.locator("#u0-troop-0 option:checked").text_content() == "Тяжёлый всадник"
+    assert page.locator("#u1-l1-troop option:checked").text_content() == "Тяжёлый всадник"
     assert page.get_by_role("heading", name="Добавить отряд").is_visible()
     assert page.locator("#add-more > summary").inner_text() == "Другие заготовки или отряд с нуля"
     page.goto(live_server.url + "/")
@@ -176,13 +177,13 @@ def test_a_unit_is_added_with_javascript_disabled(browser, live_server: Server) 
         page.get_by_role("button", name="Add unit").click()
         page.wait_for_load_state()
         assert page.locator("li.unit").count() == 1
-        assert page.locator("#u0-figures-0").input_value() == "24"
+        assert page.locator("#u1-l1-figures").input_value() == "24"
         assert page.locator("#summary .big").first.inner_text() == "72 / 300"
         # The unit's row opens without a script (a <details>); changing figures needs the
         # visible Save button when no script listens for changes.
-        page.locator("#u0-summary").click()
-        page.locator("#u0-figures-0").fill("30")
-        page.locator("#unit-0").get_by_role("button", name="Save").click()
+        page.locator("#u1-summary").click()
+        page.locator("#u1-l1-figures").fill("30")
+        page.locator("#unit-u1").get_by_role("button", name="Save").click()
         page.wait_for_load_state()
         assert page.locator("#summary .big").first.inner_text() == "90 / 300"
     finally:
@@ -196,20 +197,20 @@ def test_a_figure_count_the_browser_refuses_is_pointed_out_not_silently_dropped(
     page = context.new_page()
     new_army(page, live_server, "Refused", "generic")
     add_preset(page, "horse_archers")
-    page.locator("#u0-summary").click()
+    page.locator("#u1-summary").click()
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
-    field = page.locator("#u0-figures-0")
+    field = page.locator("#u1-l1-figures")
     field.fill("0")
     field.press("Tab")
     # Nothing can be sent while the field is out of range, so the browser says why, at the
     # field, instead of every later change of that unit vanishing without a word.
     expect(field).to_be_focused()
-    expect(page.locator("#u0-figures-0:invalid")).to_have_count(1)
+    expect(page.locator("#u1-l1-figures:invalid")).to_have_count(1)
     assert sent == []
-    set_figures(page, 0, "12")
+    set_figures(page, "u1", "12")
     page.reload()
-    assert page.locator("#u0-figures-0").input_value() == "12"
+    assert page.locator("#u1-l1-figures").input_value() == "12"
 
 
 def test_a_preset_disables_the_fields_it_decides(
@@ -235,7 +236,7 @@ def test_a_preset_disables_the_fields_it_decides(
     page.get_by_role("button", name="Add unit").click()
     page.locator("li.unit").first.wait_for()
     htmx_settled(page)
-    assert page.locator("#u0-figures-0").input_value() == "7"
+    assert page.locator("#u1-l1-figures").input_value() == "7"
 
 
 def test_a_long_unbroken_name_stays_inside_the_page(
@@ -316,20 +317,23 @@ def test_the_keyboards_focus_follows_a_units_action(
         htmx_settled(page)
         expect(page.locator(then)).to_be_focused()
 
-    press("#u0-move-down", "#u1-move-down")   # the moved unit's own button
-    press("#u1-move-down", "#u2-move-up")     # at the end: its other button
-    press("#u0-duplicate", "#u1-name")        # the copy's name
-    press("#u3-remove", "#units-heading")     # the last one: the list's heading
-    press("#u0-remove", "#u0-summary")        # the next unit's row, not its Remove
+    # Knights u1, peasants u2, horse archers u3, in that order of the list.
+    press("#u1-move-down", "#u1-move-down")   # the moved unit's own button: u2 u1 u3
+    press("#u1-move-down", "#u1-move-up")     # at the end: its other button: u2 u3 u1
+    press("#u2-duplicate", "#u4-name")        # the copy's name: u2 u4 u3 u1
+    press("#u1-remove", "#units-heading")     # the last one: the list's heading
+    press("#u2-remove", "#u4-summary")        # the next unit's row, not its Remove: u4 u3
     assert page.locator("li.unit").count() == 2
     # A button that stays where it was keeps the focus, as Add unit always did (a preset's
     # too: the unit it adds comes folded, the next one a keypress away).
-    press("#add-knights", "#add-knights")
+    press("#add-knights", "#add-knights")     # u5
     assert page.locator("li.unit").count() == 3
-    press("#u2-remove", "#units-heading")
+    press("#u5-remove", "#units-heading")
+    press("#u4-add-line", "#u4-l2-figures")   # the new line's first field
+    press("#u4-l2-remove", "#u4-add-line")    # a line removed: the unit's "Add a line"
     press("#add-engine", "#add-engine")
     press("#add-engine", "#add-engine")
-    press("#e0-remove", "#engines-heading")   # not the next engine's Remove
+    press("#e1-remove", "#engines-heading")   # not the next engine's Remove
     assert page.locator("ul.engines > li").count() == 1
 
 
@@ -367,11 +371,11 @@ def test_a_removed_unit_comes_back_with_undo(context, live_server: Server) -> No
     new_army(page, live_server, "Undone", "generic")
     add_preset(page, "knights")
     add_preset(page, "peasants")
-    set_figures(page, 1, "17")  # a unit's change: the undo button is redrawn out of band
+    set_figures(page, "u2", "17")  # a unit's change: the undo button is redrawn out of band
     htmx_settled(page)
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#u0-summary").click()  # units come folded: the row opens to edit
-        page.locator("#u0-remove").click()
+        page.locator("#u1-summary").click()  # units come folded: the row opens to edit
+        page.locator("#u1-remove").click()
     htmx_settled(page)
     assert page.locator("li.unit").count() == 1
     undo = page.locator("#undo-button")
@@ -379,14 +383,14 @@ def test_a_removed_unit_comes_back_with_undo(context, live_server: Server) -> No
         undo.click()
     htmx_settled(page)
     assert page.locator("li.unit").count() == 2
-    assert page.locator("#u1-figures-0").input_value() == "17"
+    assert page.locator("#u2-l1-figures").input_value() == "17"
     expect(page.locator("#undo-button")).to_be_focused()  # to undo again, one key away
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.keyboard.press("Enter")
     htmx_settled(page)
     # Back before the figures' change, not to the removal just undone.
     assert page.locator("li.unit").count() == 2
-    assert page.locator("#u1-figures-0").input_value() != "17"
+    assert page.locator("#u2-l1-figures").input_value() != "17"
 
 
 def test_undo_clicked_right_after_typing_undoes_what_was_typed(
@@ -397,11 +401,11 @@ def test_undo_clicked_right_after_typing_undoes_what_was_typed(
     new_army(page, live_server, "Typed", "generic")
     add_preset(page, "knights")
     htmx_settled(page)
-    page.locator("#u0-summary").click()  # units come folded: the row opens to edit
-    before = page.locator("#u0-figures-0").input_value()
-    page.locator("#u0-figures-0").fill("17")
+    page.locator("#u1-summary").click()  # units come folded: the row opens to edit
+    before = page.locator("#u1-l1-figures").input_value()
+    page.locator("#u1-l1-figures").fill("17")
     with page.expect_response(lambda r: "undo" in (r.request.post_data or "")):
         page.locator("#undo-button").click()
     htmx_settled(page)
-    page.locator(f"#u0-figures-0[value='{before}']").wait_for()
-    assert page.locator("#u0-figures-0").input_value() == before
+    page.locator(f"#u1-l1-figures[value='{before}']").wait_for()
+    assert page.locator("#u1-l1-figures").input_value() == before

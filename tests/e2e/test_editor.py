@@ -80,7 +80,7 @@ def test_a_legal_300_point_mongol_army_from_its_presets_and_make_it_legal(
         expect(page.locator(f"#add-{preset}")).to_be_focused()
         expect(page.locator("li.unit details[open]")).to_have_count(0)
     # Too many horse archers: 40 of 50 figures, typed into the folded row's box.
-    field = page.locator("#u0-count-0")
+    field = page.locator("#u1-l1-count")
     with page.expect_response(lambda r: r.request.method == "POST"):
         field.fill("40")
         field.press("Tab")
@@ -124,16 +124,16 @@ def test_a_japanese_army_shows_table_18_before_a_troop_is_picked(
                                          {"troop": "armored_foot", "figures": 10,
                                           "weapon": "none"}]}]})
     open_editor(page, live_server, made, lang)
-    page.locator("#u0-summary").click()
-    options = page.locator("#u0-troop-0 option")
+    page.locator("#u1-summary").click()
+    options = page.locator("#u1-l1-troop option")
     texts = [options.nth(k).inner_text() for k in range(options.count())]
     table = "Таблица 18" if lang == "ru" else "Table 18"
     # Every choice says how it stands in a Japanese army, before the player picks it.
     assert all(table in text or "18" in text for text in texts), texts
     assert len({text.split("—")[-1] for text in texts}) > 1, texts
     # Samurai are offered to a Japanese unit; Flemish (militia only) waits under "more rules".
-    assert page.locator("#u0-flag-samurai").is_visible()
-    assert not page.locator("#u0-flag-flemish").is_visible()
+    assert page.locator("#u1-flag-samurai").is_visible()
+    assert not page.locator("#u1-flag-flemish").is_visible()
 
 
 @pytest.mark.parametrize("failure", ["network", "server error"])
@@ -154,11 +154,11 @@ def test_a_change_the_server_never_stored_says_so_with_a_retry(
             page.route("**/edit", lambda route: route.abort("connectionrefused"))
         else:
             page.route("**/edit", lambda route: route.fulfill(status=503, body="down"))
-        page.locator("#u0-summary").click()
-        field = page.locator("#u0-figures-0")
+        page.locator("#u1-summary").click()
+        field = page.locator("#u1-l1-figures")
         field.fill("20")
         field.press("Tab")
-        note = page.locator("#unit-0 .save-failed")
+        note = page.locator("#unit-u1 .save-failed")
         expect(note).to_be_visible()
         expect(note).to_contain_text("Not saved")
         expect(field).to_have_class(re.compile("not-saved"))
@@ -172,7 +172,7 @@ def test_a_change_the_server_never_stored_says_so_with_a_retry(
         with page.expect_response(lambda r: r.request.method == "POST"):
             note.get_by_role("button", name="Retry").click()
         htmx_settled(page)
-        expect(page.locator("#unit-0 .save-failed")).to_have_count(0)
+        expect(page.locator("#unit-u1 .save-failed")).to_have_count(0)
         assert page.locator("#summary .big").first.inner_text() == "120 / 300"
     finally:
         context.close()
@@ -265,10 +265,10 @@ def test_the_editor_and_a_change_stay_within_their_byte_budgets(
         page.wait_for_load_state("load")
         first = transferred(page, "navigation") + transferred(page, "resource")
         page.evaluate("performance.clearResourceTimings()")
-        page.locator("#u3-summary").click()
+        page.locator("#u4-summary").click()
         with page.expect_response(lambda r: r.request.method == "POST") as answer:
-            page.locator("#u3-figures-0").fill("20")
-            page.locator("#u3-figures-0").press("Tab")
+            page.locator("#u4-l1-figures").fill("20")
+            page.locator("#u4-l1-figures").press("Tab")
         htmx_settled(page)
         assert answer.value.headers.get("content-encoding") == "gzip"
         change = transferred(page, "resource", "xmlhttprequest")
@@ -303,8 +303,11 @@ def test_ten_collapsed_units_fit_three_phone_screens_with_targets_a_thumb_can_hi
         context.close()
 
 
-def test_open_rows_stay_with_their_units_after_duplicate_and_remove(
+def test_open_rows_stay_with_their_units_after_duplicate_move_and_remove(
         browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    """The whole editor is drawn anew after Duplicate, a move and Remove: the rows the player
+    had open are still open, on the same units, known by their ids, however the places of
+    those below changed; the keyboard's focus goes where the action left the player."""
     context = browser.new_context(viewport=DESKTOP, locale="en")
     try:
         page = context.new_page()
@@ -314,33 +317,78 @@ def test_open_rows_stay_with_their_units_after_duplicate_and_remove(
                                              {"troop": "light_horse", "figures": 10,
                                               "weapon": "bow"}]}
                                          for name in ("Alpha", "Bravo", "Charlie")]})
-        open_editor(page, live_server, made, "en")
+        open_editor(page, live_server, made, "en")  # Alpha u1, Bravo u2, Charlie u3
 
         def open_rows() -> list[str]:
             rows = page.locator("details.unit-row")
             return [rows.nth(k).locator(".unit-title").inner_text()
                     for k in range(rows.count()) if rows.nth(k).get_attribute("open") is not None]
 
-        def press(button: str) -> None:
+        def press(button: str, then: str) -> None:
             with page.expect_response(lambda r: r.request.method == "POST"):
                 page.locator(button).click()
             htmx_settled(page)
+            expect(page.locator(then)).to_be_focused()
 
-        page.locator("#u2-summary").click()
-        page.locator("#u0-summary").click()
-        # The copy comes in below Alpha: Charlie moves down a place, and stays open; Bravo,
-        # now where Charlie was, stays closed.
-        press("#u0-duplicate")
+        page.locator("#u3-summary").click()
+        page.locator("#u1-summary").click()
+        # The copy (u4) comes in below Alpha, open at its name: Charlie moves down a place,
+        # and stays open; Bravo, now where Charlie was, stays closed.
+        press("#u1-duplicate", "#u4-name")
         expect(page.locator("details.unit-row")).to_have_count(4)
         assert open_rows() == ["Alpha", "Alpha", "Charlie"]
-        # Alpha goes: the rows below move up a place, and the open ones are still Charlie and
-        # the copy, not Bravo.
-        page.locator("#u1-name").fill("Alpha copy")
+        page.locator("#u4-name").fill("Alpha copy")
         with page.expect_response(lambda r: r.request.method == "POST"):
-            page.locator("#u1-name").press("Tab")
+            page.locator("#u4-name").press("Tab")
         htmx_settled(page)
-        press("#u0-remove")
+        # Charlie moves above Bravo: still open, its Move up keeping the focus; Bravo closed.
+        press("#u3-move-up", "#u3-move-up")
+        assert open_rows() == ["Alpha", "Alpha copy", "Charlie"]
+        expect(page.locator("#u2-row")).not_to_have_attribute("open", "")
+        # Alpha goes: the rows below move up a place, and the open ones are still the copy
+        # and Charlie, not Bravo; the focus is on the row that took Alpha's place.
+        press("#u1-remove", "#u4-summary")
         expect(page.locator("details.unit-row")).to_have_count(3)
         assert open_rows() == ["Alpha copy", "Charlie"]
+        # Undo brings Alpha back (its row as the page draws it, folded), the others stay.
+        press("#undo-button", "#undo-button")
+        expect(page.locator("details.unit-row")).to_have_count(4)
+        assert open_rows() == ["Alpha copy", "Charlie"]
+    finally:
+        context.close()
+
+
+def test_a_units_change_from_a_stale_page_redraws_the_whole_editor_with_the_problem(
+        browser, live_server: Server) -> None:  # type: ignore[no-untyped-def]
+    """A unit's field swaps its own row, but its refusal is the whole editor, the problem
+    first and focused (the editor page's htmx-config), the open row still open."""
+    context = browser.new_context(viewport=PHONE, locale="en")
+    try:
+        page = context.new_page()
+        document = {"ruleset": "chainmail", "name": "Stale", "nation": "generic",
+                    "points_limit": 300, "engines": [], "units": [
+                        {"name": "Archers", "flags": [], "lines": [
+                            {"troop": "light_horse", "figures": 10, "weapon": "bow"}]}]}
+        made = created(live_server, document)
+        open_editor(page, live_server, made, "en")
+        page.locator("#u1-summary").click()
+        # Another device renames the army meanwhile.
+        moved = httpx.put(f"{live_server.url}/api/v1/rosters/{made['id']}",
+                          json={**document, "name": "Renamed"}, headers={
+                              "Authorization": f"Bearer {made['edit_key']}", "If-Match": '"v1"'})
+        assert moved.status_code == 200
+        with page.expect_response(lambda r: r.request.method == "POST") as answer:
+            page.locator("#u1-l1-figures").fill("12")
+            page.locator("#u1-l1-figures").press("Tab")
+        htmx_settled(page)
+        assert answer.value.status == 409
+        problem = page.locator("#editor > .problem")
+        expect(problem).to_contain_text("changed in another tab")
+        expect(problem).to_be_focused()
+        expect(page.locator("#editor")).to_have_count(1)
+        expect(page.locator("#settings-heading")).to_have_text("Renamed")
+        expect(page.locator("#u1-row")).to_have_attribute("open", "")
+        assert httpx.get(f"{live_server.url}/api/v1/rosters/{made['id']}").json()[
+            "document"]["units"][0]["lines"][0]["figures"] == 10
     finally:
         context.close()

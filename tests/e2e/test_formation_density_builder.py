@@ -54,27 +54,27 @@ def weapons_follow_the_class(page) -> None:  # type: ignore[no-untyped-def]
     """The second unit (swordsmen with shields) becomes shock troops: the weapon select offers
     the shock troops' weapons and keeps the sword, marked; a halberd then turns the shield into
     the problem, and a spear mends both."""
-    assert options(page, "u1-weapon-0") == ["short_spear", "axe", "heavy_throwing", "sword",
+    assert options(page, "u2-l1-weapon") == ["short_spear", "axe", "heavy_throwing", "sword",
                                             "improvised"]
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#u1-class-0").select_option("shock_troops")
+        page.locator("#u2-l1-class").select_option("shock_troops")
     settled(page)
-    assert options(page, "u1-weapon-0") == ["pike", "spear", "halberd", "short_spear", "sword"]
-    expect(page.locator("#u1-weapon-0")).to_have_value("sword")
-    expect(page.locator("#u1-weapon-0")).to_have_attribute("aria-invalid", "true")
-    expect(page.locator("#u1-weapon-0-problem")).to_contain_text("Weapon: Sword is not")
-    expect(page.locator("#u1-row")).to_have_attribute("open", "")
+    assert options(page, "u2-l1-weapon") == ["pike", "spear", "halberd", "short_spear", "sword"]
+    expect(page.locator("#u2-l1-weapon")).to_have_value("sword")
+    expect(page.locator("#u2-l1-weapon")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#u2-l1-weapon-problem")).to_contain_text("Weapon: Sword is not")
+    expect(page.locator("#u2-row")).to_have_attribute("open", "")
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#u1-weapon-0").select_option("halberd")
+        page.locator("#u2-l1-weapon").select_option("halberd")
     settled(page)
-    assert options(page, "u1-weapon-0") == ["pike", "spear", "halberd", "short_spear"]
-    expect(page.locator("#u1-shield-0")).to_be_checked()
-    expect(page.locator("#u1-shield-0-problem")).to_contain_text("Shield: Halberd is two-handed")
+    assert options(page, "u2-l1-weapon") == ["pike", "spear", "halberd", "short_spear"]
+    expect(page.locator("#u2-l1-shield")).to_be_checked()
+    expect(page.locator("#u2-l1-shield-problem")).to_contain_text("Shield: Halberd is two-handed")
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#u1-weapon-0").select_option("spear")
+        page.locator("#u2-l1-weapon").select_option("spear")
     settled(page)
-    expect(page.locator("#u1-shield-0-problem")).to_have_count(0)
-    expect(page.locator("#u1-shield-0")).to_be_enabled()
+    expect(page.locator("#u2-l1-shield-problem")).to_have_count(0)
+    expect(page.locator("#u2-l1-shield")).to_be_enabled()
     assert "check-kept" in page.locator(
         '#rules-panel li[data-code="unit.weapon_class"]').get_attribute("class")
     # The new unit's form: a two-handed pair turns the shield box off, a one-handed one on.
@@ -84,10 +84,10 @@ def weapons_follow_the_class(page) -> None:  # type: ignore[no-untyped-def]
     expect(page.locator("#add-shield")).to_be_enabled()
     # Back to the swordsmen the calculator below expects.
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#u1-class-0").select_option("melee_specialists")
+        page.locator("#u2-l1-class").select_option("melee_specialists")
     settled(page)
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#u1-weapon-0").select_option("sword")
+        page.locator("#u2-l1-weapon").select_option("sword")
     settled(page)
 
 
@@ -97,15 +97,15 @@ def test_a_roster_is_built_by_clicking_and_typing_and_its_units_meet_in_the_calc
     new_roster(page, live_server, "Македонцы")
     add_unit(page, "Фаланга", "4", "10", "30", "shock_troops", "pike", "armour")
     # 30 pikes in 10 files: 3 full ranks, 4 extra hits; below density 4 hits half the time.
-    assert page.locator("#u0-extra").inner_text() == "4"
-    assert "1/2 (50 %)" in page.locator("#u0-figures").inner_text()
+    assert page.locator("#u1-extra").inner_text() == "4"
+    assert "1/2 (50 %)" in page.locator("#u1-figures").inner_text()
     add_unit(page, "Гипасписты", "3", "10", "10", "melee_specialists", "sword",
              "shield", "armour")
     # Denser ranks change who hits: the figures follow at once.
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#u0-density").select_option("6")
-    page.locator("#u0-density option[value='6'][selected]").wait_for(state="attached")
-    assert "5/6 (83.3 %)" in page.locator("#u0-figures").inner_text()
+        page.locator("#u1-density").select_option("6")
+    page.locator("#u1-density option[value='6'][selected]").wait_for(state="attached")
+    assert "5/6 (83.3 %)" in page.locator("#u1-figures").inner_text()
     assert "check-kept" in page.locator(
         '#rules-panel li[data-code="unit.weapon_class"]').get_attribute("class")
 
@@ -139,18 +139,18 @@ def test_the_calculator_works_with_javascript_disabled(browser, live_server: Ser
         add_unit(page, "Копейщики", "4", "5", "10", "shock_troops", "spear", "shield")
         # A class changed and saved: the server draws the new class's weapons, the axe kept
         # and marked (the row opens by hand: without a script nothing opens it).
-        page.locator("#u0-summary").click()
-        page.locator("#u0-class-0").select_option("shock_troops")
-        page.locator("#unit-0 button.save").click()
+        page.locator("#u1-summary").click()
+        page.locator("#u1-l1-class").select_option("shock_troops")
+        page.locator("#unit-u1 button.save").click()
         page.wait_for_load_state()
-        page.locator("#u0-summary").click()
-        assert options(page, "u0-weapon-0") == ["pike", "spear", "halberd", "short_spear", "axe"]
-        expect(page.locator("#u0-weapon-0")).to_have_value("axe")
-        expect(page.locator("#u0-weapon-0-problem")).to_contain_text("Weapon: Axe is not")
-        page.locator("#u0-class-0").select_option("melee_specialists")
-        page.locator("#unit-0 button.save").click()
+        page.locator("#u1-summary").click()
+        assert options(page, "u1-l1-weapon") == ["pike", "spear", "halberd", "short_spear", "axe"]
+        expect(page.locator("#u1-l1-weapon")).to_have_value("axe")
+        expect(page.locator("#u1-l1-weapon-problem")).to_contain_text("Weapon: Axe is not")
+        page.locator("#u1-l1-class").select_option("melee_specialists")
+        page.locator("#unit-u1 button.save").click()
         page.wait_for_load_state()
-        expect(page.locator("#u0-weapon-0-problem")).to_have_count(0)
+        expect(page.locator("#u1-l1-weapon-problem")).to_have_count(0)
         page.locator("#melee-link").click()
         page.wait_for_load_state()
         page.locator("#side-b").select_option(index=0)

@@ -62,29 +62,29 @@ def test_a_legal_line_and_square_force_is_built_by_clicking_and_typing(
     add_unit(page, "Гусары", "light_cavalry", "8", "12", "3", "0", "9")
     # Light cavalry never shoots: the accuracy typed in is a warning until cleared.
     assert "check-warning" in rule(page, "unit.cannot_shoot")
-    type_into(page, "#u1-accuracy", "")
+    type_into(page, "#u2-accuracy", "")
     # Kept, it is folded with the other kept rules.
     page.locator("#rules-panel li.check-kept[data-code='unit.cannot_shoot']").wait_for(
         state="attached")
 
     # The cavalry's formation select has no square; the line infantry's has.
-    cavalry = page.locator("#u1-formation option").all_inner_texts()
+    cavalry = page.locator("#u2-formation option").all_inner_texts()
     assert cavalry == ["Loose order", "Close order", "March column"]
     htmx_settled(page)
     with posting(page):
-        page.locator("#u0-formation").select_option("square")
+        page.locator("#u1-formation").select_option("square")
     htmx_settled(page)
-    page.locator("#u0-formation option[value='square'][selected]").wait_for(state="attached")
+    page.locator("#u1-formation option[value='square'][selected]").wait_for(state="attached")
     # Discipline +1, square +1: needs 4 without the officer (33/36), 3 with him (35/36).
-    chances = page.locator("#unit-0 .ls-order-test .fraction").all_inner_texts()
+    chances = page.locator("#unit-u1 .ls-order-test .fraction").all_inner_texts()
     assert chances == ["33/36", "30/36", "26/36", "35/36", "33/36", "30/36"]
-    assert "Move" not in page.locator("#u0-actions").inner_text()
+    assert "Move" not in page.locator("#u1-actions").inner_text()
 
     # Too many points for the usual 30, then fixed by typing.
-    type_into(page, "#u1-points", "18.5")
+    type_into(page, "#u2-points", "18.5")
     assert "check-broken" in rule(page, "roster.over_limit")
     assert page.locator("#summary .verdict .verdict-word").inner_text() == "Not legal"
-    type_into(page, "#u1-points", "17.5")
+    type_into(page, "#u2-points", "17.5")
     assert "check-kept" in rule(page, "roster.over_limit")
     assert page.locator("#summary .verdict").inner_text() == "Legal"
     assert page.locator("#summary .big").first.inner_text() == "30 / 30"

@@ -46,11 +46,11 @@ def change_figures(page, field: str, value: int) -> None:  # type: ignore[no-unt
 def twenty_changes(page) -> None:  # type: ignore[no-untyped-def]
     """Twenty changes of the kinds a player makes: figures typed and stepped, a unit added,
     a setting, Make it legal's search, Undo."""
-    page.locator("#u0-summary").click()
+    page.locator("#u1-summary").click()
     for k in range(12):
-        change_figures(page, "#u0-figures-0", 8 + k)
+        change_figures(page, "#u1-l1-figures", 8 + k)
     for button in ("#add-steppe_horse_archers", "#undo-button", "#add-steppe_light_lancers",
-                   "#u1-more-0", "#u1-fewer-0"):
+                   "#u2-l1-more", "#u2-l1-fewer"):
         with page.expect_response(lambda r: r.request.method == "POST"):
             page.locator(button).first.click()
         htmx_settled(page)
@@ -127,8 +127,8 @@ def test_a_legal_200_point_mongol_army_in_ten_taps_from_the_home_page(
     for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
         tap(f"#add-{preset}", post=True)
         expect(page.locator(f"#add-{preset}")).to_be_in_viewport()
-    tap("#u0-summary")
-    tap("#u0-flag-commander", post=True)
+    tap("#u1-summary")
+    tap("#u1-flag-commander", post=True)
     words = page.locator("#summary .in-words")
     expect(words).to_contain_text("По правилам" if lang == "ru" else "Legal")
     expect(words).to_contain_text("95 из 200" if lang == "ru" else "Points 95 of 200")
@@ -165,16 +165,16 @@ def test_a_folded_rows_figures_step_without_opening_it(
     page, lang, errors = phone
     made = created(live_server, ARMY)
     open_editor(page, live_server, made, lang)
-    for button, figures in (("#u1-more-0", "11"), ("#u1-more-0", "12"), ("#u1-fewer-0", "11")):
+    for button, figures in (("#u2-l1-more", "11"), ("#u2-l1-more", "12"), ("#u2-l1-fewer", "11")):
         with page.expect_response(lambda r: r.request.method == "POST"):
             page.locator(button).tap()
         htmx_settled(page)
-        expect(page.locator("#u1-count-0")).to_have_value(figures)
+        expect(page.locator("#u2-l1-count")).to_have_value(figures)
     # Still folded, and the totals follow: 10 × 6 + 11 × 4 = 104, plus a light catapult.
-    expect(page.locator("#u1-row")).not_to_have_attribute("open", "")
-    expect(page.locator("#u1-cost")).to_contain_text("44")
-    change_figures(page, "#u1-count-0", 20)
-    expect(page.locator("#u1-cost")).to_contain_text("80")
+    expect(page.locator("#u2-row")).not_to_have_attribute("open", "")
+    expect(page.locator("#u2-cost")).to_contain_text("44")
+    change_figures(page, "#u2-l1-count", 20)
+    expect(page.locator("#u2-cost")).to_contain_text("80")
     assert errors == [], errors
 
 
@@ -184,9 +184,9 @@ def test_the_steppers_work_without_javascript(browser, live_server: Server) -> N
         page = context.new_page()
         made = created(live_server, ARMY)
         page.goto(live_server.url + made["edit_url"])
-        page.locator("#u0-more-0").click()
+        page.locator("#u1-l1-more").click()
         page.wait_for_load_state()
-        assert page.locator("#u0-count-0").input_value() == "11"
+        assert page.locator("#u1-l1-count").input_value() == "11"
     finally:
         context.close()
 
@@ -252,7 +252,7 @@ def test_no_tap_target_is_under_24_px(browser, live_server: Server, size) -> Non
             for where, address in pages.items():
                 page.goto(address)
                 if where == "the editor":
-                    page.locator("#u0-summary").click()
+                    page.locator("#u1-summary").click()
                 page.wait_for_load_state("networkidle")
                 small = page.evaluate(SMALL_TARGETS)
                 assert small == [], (lang, where, small)
@@ -268,11 +268,11 @@ def test_a_change_not_saved_is_sent_again_when_the_browser_is_back_online(
     made = created(live_server, ARMY)
     open_editor(page, live_server, made, lang)
     page.context.set_offline(True)
-    page.locator("#u1-more-0").tap()
-    expect(page.locator("#unit-1 .save-failed")).to_be_visible()
+    page.locator("#u2-l1-more").tap()
+    expect(page.locator("#unit-u2 .save-failed")).to_be_visible()
     # No Retry pressed: the connection's return sends the change.
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.context.set_offline(False)
     htmx_settled(page)
-    expect(page.locator("#unit-1 .save-failed")).to_have_count(0)
-    expect(page.locator("#u1-count-0")).to_have_value("11")
+    expect(page.locator("#unit-u2 .save-failed")).to_have_count(0)
+    expect(page.locator("#u2-l1-count")).to_have_value("11")

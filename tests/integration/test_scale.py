@@ -83,13 +83,13 @@ def test_a_browser_may_be_answered_by_either_server_without_noticing(
         assert csrf
 
         added = browser.post(f"{two.url}/r/{roster_id}/edit",
-                             data={"csrf": csrf, "version": "1", "op": "add_unit",
-                                   "preset": "horse_archers"})
+                             data={"csrf": csrf, "version": "1", "system": "chainmail",
+                                   "op": "add_unit", "preset": "horse_archers"})
         assert added.status_code == 303, added.text
         # The same form sent again through the other server is a stale edit: 409, no change.
         again = browser.post(f"{one.url}/r/{roster_id}/edit",
-                             data={"csrf": csrf, "version": "1", "op": "add_unit",
-                                   "preset": "horse_archers"})
+                             data={"csrf": csrf, "version": "1", "system": "chainmail",
+                                   "op": "add_unit", "preset": "horse_archers"})
         assert again.status_code == 409
         stored = browser.get(f"{two.url}{ROSTERS}/{roster_id}").json()
         assert stored["version"] == 2 and len(stored["document"]["units"]) == 2

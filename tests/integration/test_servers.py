@@ -116,9 +116,10 @@ def test_racing_changes_in_the_editor_lose_no_update(database_url: str, tmp_path
                 try:
                     with httpx.Client(base_url=server.url, timeout=60, cookies=cookies) as http:
                         form = {"csrf": cookies["muster_csrf"], "version": str(version),
-                                "op": "update_unit", "unit": "0", "unit_name": "Кешиг",
-                                "figures_0": str(100 * (round_ + 1) + n),
-                                "troop_0": "medium_horse", "weapon_0": "lance"}
+                                "system": "chainmail", "op": "update_unit", "unit": "u1",
+                                "line": "l1", "unit_name": "Кешиг",
+                                "figures_l1": str(100 * (round_ + 1) + n),
+                                "troop_l1": "medium_horse", "weapon_l1": "lance"}
                         at_once.wait()
                         answers[n] = http.post(f"/r/{roster_id}/edit", data=form,
                                                headers={"HX-Request": "true"}).status_code

@@ -189,7 +189,7 @@ def page_request(world: World, browser: TestClient, path: str, with_csrf: bool =
         fields |= {"name": "Турнир", "date": "2030-01-05", "ruleset": "chainmail",
                    "deadline": "2030-01-04T18:00"}
     elif path == "/r/{roster_id}/edit":
-        fields |= {"version": "1", "op": "add_unit", "preset": "knights"}
+        fields |= {"version": "1", "system": "chainmail", "op": "add_unit", "preset": "knights"}
 
     def send(headers: dict[str, str] | None = None) -> httpx.Response:
         return browser.post(url, data=fields, files=files, headers=headers or {},

@@ -222,12 +222,13 @@ def test_hostile_names_typed_into_the_page_forms_are_shown_inert(
     assert made.status_code == 303, made.text[:300]
     roster_id = made.headers["location"].split("/")[2]
     changed = client.post(f"/r/{roster_id}/edit", data={
-        "csrf": token, "version": "1", "op": "add_unit", "preset": "knights",
-        "unit_name": hostile}, headers={"HX-Request": "true"})
+        "csrf": token, "version": "1", "system": "chainmail", "op": "add_unit",
+        "preset": "knights", "unit_name": hostile}, headers={"HX-Request": "true"})
     assert changed.status_code == 200, changed.text[:300]
     renamed = client.post(f"/r/{roster_id}/edit", data={
-        "csrf": token, "version": "2", "op": "update_unit", "unit": "0", "unit_name": hostile,
-        "figures_0": "10", "troop_0": "heavy_horse", "weapon_0": "lance"},
+        "csrf": token, "version": "2", "system": "chainmail", "op": "update_unit",
+        "unit": "u1", "line": "l1", "unit_name": hostile, "figures_l1": "10",
+        "troop_l1": "heavy_horse", "weapon_l1": "lance"},
         headers={"HX-Request": "true"})
     assert renamed.status_code == 200, renamed.text[:300]
     for html in (changed.text, renamed.text, client.get(f"/r/{roster_id}/edit").text):
@@ -270,8 +271,8 @@ def test_over_long_names_in_the_page_forms_are_refused_naming_the_field(
                                              "ruleset": "chainmail"}, follow_redirects=False)
     roster_id = made.headers["location"].split("/")[2]
     too_long = client.post(f"/r/{roster_id}/edit", headers={"HX-Request": "true"}, data={
-        "csrf": token, "version": "1", "op": "add_unit", "preset": "knights",
-        "unit_name": "x" * 500})
+        "csrf": token, "version": "1", "system": "chainmail", "op": "add_unit",
+        "preset": "knights", "unit_name": "x" * 500})
     assert too_long.status_code in (200, 422)
     if too_long.status_code == 422:
         assert "name" in too_long.text

@@ -8,7 +8,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.test_pages import create_army, document, edit, version_of
+from tests.web.test_pages import create_army, document, edit, unit_form, version_of
 
 
 def add(client: TestClient, roster_id: str, preset: str) -> None:
@@ -19,8 +19,9 @@ def test_make_it_legal_is_one_new_version_that_undo_takes_back(client: TestClien
     roster_id = create_army(client, nation="mongols", limit="300")
     for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
         add(client, roster_id, preset)
-    edit(client, roster_id, op="update_unit", unit="0", unit_name="", figures_0="40",
-         troop_0="light_horse", weapon_0="bow")
+    edit(client, roster_id, op="update_unit", **unit_form(
+        client, roster_id, 0, unit_name="", figures_0="40",
+        troop_0="light_horse", weapon_0="bow"))
     page = client.get(f"/r/{roster_id}/edit").text
     # Offered, and found only when asked for: the search is not run for every change.
     assert 'id="suggest-button"' in page and "Make these changes" not in page
@@ -43,8 +44,9 @@ def test_make_it_legal_says_it_removes_what_it_removes(client: TestClient) -> No
     for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers",
                    "heavy_foot_polearms"):
         add(client, roster_id, preset)
-    edit(client, roster_id, op="update_unit", unit="3", unit_name="", figures_0="9",
-         troop_0="heavy_foot", weapon_0="polearm")
+    edit(client, roster_id, op="update_unit", **unit_form(
+        client, roster_id, 3, unit_name="", figures_0="9",
+        troop_0="heavy_foot", weapon_0="polearm"))
     for lang, said in (("en", "9 figures removed; the army then costs "),
                        ("ru", "Убрано 9 фигур; армия тогда стоит ")):
         page = client.get(f"/r/{roster_id}/edit?suggest=1&lang={lang}").text
@@ -68,17 +70,17 @@ def test_special_rules_are_offered_where_they_apply(client: TestClient) -> None:
     add(client, roster_id, "medium_lancers")
     page = client.get(f"/r/{roster_id}/edit").text
     offered, _, more = page.partition('class="more-rules"')
-    assert 'id="u0-flag-knights"' in offered  # knights on horse
-    assert 'id="u0-flag-samurai"' in more and 'id="u0-flag-flemish"' in more
+    assert 'id="u1-flag-knights"' in offered  # knights on horse
+    assert 'id="u1-flag-samurai"' in more and 'id="u1-flag-flemish"' in more
 
 
 def test_a_japanese_choice_says_its_table_18_standing(client: TestClient) -> None:
     roster_id = create_army(client, nation="japan")
     add(client, roster_id, "japanese_samurai")
     page = client.get(f"/r/{roster_id}/edit").text
-    select = re.search(r'<select id="u0-troop-0".*?</select>', page, re.S)
+    select = re.search(r'<select id="u1-l1-troop".*?</select>', page, re.S)
     assert select and "Table 18: yes" in select.group(0) and "Table 18: no" in select.group(0)
-    assert 'id="u0-flag-samurai"' in page.partition('class="more-rules"')[0]
+    assert 'id="u1-flag-samurai"' in page.partition('class="more-rules"')[0]
 
 
 def test_broken_rules_come_first_and_kept_ones_fold(client: TestClient) -> None:
@@ -113,8 +115,9 @@ def test_htmx_asking_for_the_suggestion_gets_its_part_of_the_page_alone(
         client: TestClient) -> None:
     roster_id = create_army(client, nation="mongols", limit="300")
     add(client, roster_id, "steppe_horse_archers")
-    edit(client, roster_id, op="update_unit", unit="0", unit_name="", figures_0="80",
-         troop_0="light_horse", weapon_0="bow")
+    edit(client, roster_id, op="update_unit", **unit_form(
+        client, roster_id, 0, unit_name="", figures_0="80",
+        troop_0="light_horse", weapon_0="bow"))
     answer = client.get(f"/r/{roster_id}/edit?suggest=1&lang=ru", headers={"HX-Request": "true"})
     assert answer.status_code == 200
     assert answer.text.lstrip().startswith('<div class="make-legal" id="make-legal">')
@@ -134,8 +137,9 @@ def test_the_share_view_neither_offers_nor_searches_for_a_suggestion(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     roster_id = create_army(client, nation="mongols", limit="300")
     add(client, roster_id, "steppe_horse_archers")
-    edit(client, roster_id, op="update_unit", unit="0", unit_name="", figures_0="80",
-         troop_0="light_horse", weapon_0="bow")
+    edit(client, roster_id, op="update_unit", **unit_form(
+        client, roster_id, 0, unit_name="", figures_0="80",
+        troop_0="light_horse", weapon_0="bow"))
 
     def searched(*_args: object) -> None:
         raise AssertionError("the share view ran the search")
@@ -153,8 +157,9 @@ def test_a_changed_unit_names_its_no_weapon_choice_as_the_whole_page_does(
     # never as an empty option (or " — not in this army" with no name before it).
     roster_id = create_army(client, nation=nation)
     add(client, roster_id, "horse_archers")
-    answer = edit(client, roster_id, htmx=True, op="update_unit", unit="0", unit_name="",
-                  figures_0="12", troop_0="light_horse", weapon_0="none")
+    answer = edit(client, roster_id, htmx=True, op="update_unit", **unit_form(
+        client, roster_id, 0, unit_name="", figures_0="12", troop_0="light_horse",
+        weapon_0="none"))
     assert answer.status_code == 200  # type: ignore[attr-defined]
     page = client.get(f"/r/{roster_id}/edit").text
     for drawn in (answer.text, page):  # type: ignore[attr-defined]

@@ -99,8 +99,8 @@ LINES = [(troop, "none") for troop in TROOPS] + [
 def test_every_nations_choices_say_how_they_stand(client: TestClient, nation: str,
                                                   lang: Lang) -> None:
     page = editor(client, nation, LINES, lang)
-    for i, (troop, weapon) in enumerate(LINES):
-        troops, weapons = options(page, f"u{i}-troop-0"), options(page, f"u{i}-weapon-0")
+    for i, (troop, weapon) in enumerate(LINES, start=1):  # units u1, u2 … of one line l1
+        troops, weapons = options(page, f"u{i}-l1-troop"), options(page, f"u{i}-l1-weapon")
         assert set(troops) == set(TROOPS) and set(weapons) == set(WEAPONS)
         for value, text in troops.items():
             expected = troop_text(nation, value, weapon, lang) if with_standing(nation) \
@@ -132,10 +132,10 @@ def test_a_polish_player_is_told_medium_horse_fit_with_a_lance(
         client: TestClient, lang: Lang, lancers: str, light: str, lance: str,
         javelins_out: str, javelins: str) -> None:
     page = editor(client, "poles", [("medium_horse", "none"), ("light_horse", "none")], lang)
-    for select in ("u0-troop-0", "u1-troop-0", "add-troop"):
+    for select in ("u1-l1-troop", "u2-l1-troop", "add-troop"):
         troops = options(page, select)
         assert troops["medium_horse"] == lancers and troops["light_horse"] == light
-    medium, light_arms = options(page, "u0-weapon-0"), options(page, "u1-weapon-0")
+    medium, light_arms = options(page, "u1-l1-weapon"), options(page, "u2-l1-weapon")
     assert medium["lance"] == lance and medium["javelins"] == javelins_out
     assert medium["none"].endswith(OUT[lang])  # the line as it stands: no weapon, not Polish
     assert light_arms["javelins"] == javelins and light_arms["lance"] == lance
@@ -145,12 +145,12 @@ def test_a_changed_troop_redraws_its_weapons_standing(client: TestClient) -> Non
     made = client.post("/api/v1/rosters", json=army("poles", [("light_horse", "javelins")]))
     roster_id = made.json()["id"]
     assert client.get(made.json()["edit_url"]).status_code == 200
-    before = options(client.get(f"/r/{roster_id}/edit").text, "u0-weapon-0")
+    before = options(client.get(f"/r/{roster_id}/edit").text, "u1-l1-weapon")
     assert before["javelins"] == "Javelins"
-    answer = edit(client, roster_id, htmx=True, op="update_unit", unit="0", unit_name="",
-                  figures_0="4", troop_0="medium_horse", weapon_0="javelins")
+    answer = edit(client, roster_id, htmx=True, op="update_unit", unit="u1", line="l1",
+                  unit_name="", figures_l1="4", troop_l1="medium_horse", weapon_l1="javelins")
     assert answer.status_code == 200  # type: ignore[attr-defined]
-    after = options(answer.text, "u0-weapon-0")  # type: ignore[attr-defined]
+    after = options(answer.text, "u1-l1-weapon")  # type: ignore[attr-defined]
     assert after["javelins"] == "Javelins — not in this army" and after["lance"] == "Lance"
-    assert options(answer.text, "u0-troop-0")["medium_horse"] == \
+    assert options(answer.text, "u1-l1-troop")["medium_horse"] == \
         "Medium Horse — only with a lance"  # type: ignore[attr-defined]

@@ -13,23 +13,27 @@ def test_a_folded_rows_steppers_change_one_figure_and_never_go_under_one(
     roster_id = create_army(client)
     assert edit(client, roster_id, op="add_unit",  # type: ignore[attr-defined]
                 preset="steppe_light_lancers").status_code == 303
-    step = {"op": "step_figures", "unit": "0"}
+    unit = document(client, roster_id)["units"][0]
+    line = unit["lines"][0]["id"]
+    step = {"op": "step_figures", "unit": unit["id"], "line": line}
     # Without a script: the form posts, and the answer goes back to the unit.
-    answer = edit(client, roster_id, **step, figures_0="5", step="0:1")
-    assert answer.headers["location"].endswith("#unit-0")  # type: ignore[attr-defined]
+    answer = edit(client, roster_id, **step, **{f"figures_{line}": "5"}, step=f"{line}:1")
+    assert answer.headers["location"].endswith(f"#unit-{unit['id']}")
     assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 6
-    edit(client, roster_id, **step, figures_0="9")  # the box alone
+    edit(client, roster_id, **step, **{f"figures_{line}": "9"})  # the box alone
     assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 9
-    edit(client, roster_id, **step, figures_0="1", step="0:-1")
+    edit(client, roster_id, **step, **{f"figures_{line}": "1"}, step=f"{line}:-1")
     assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 1
-    for bad in ("0:5", "3:1", "x:1"):
-        assert edit(client, roster_id, **step, figures_0="4",  # type: ignore[attr-defined]
+    for bad in (f"{line}:5", "l9:1", "x:1", ":1"):
+        assert edit(client, roster_id, **step, **{f"figures_{line}": "4"},
                     step=bad).status_code == 422, bad
     # With htmx: the unit alone, still folded, with its new figures.
-    answer = edit(client, roster_id, htmx=True, **step, figures_0="4", step="0:1")
-    assert answer.status_code == 200  # type: ignore[attr-defined]
-    text = answer.text  # type: ignore[attr-defined]
-    assert 'id="u0-row">' in text and 'id="u0-count-0"' in text and 'value="5"' in text
+    answer = edit(client, roster_id, htmx=True, **step, **{f"figures_{line}": "4"},
+                  step=f"{line}:1")
+    assert answer.status_code == 200
+    text = answer.text
+    assert f'id="{unit["id"]}-row">' in text and f'id="{unit["id"]}-{line}-count"' in text
+    assert 'value="5"' in text
 
 
 def test_a_unit_added_comes_folded_and_marked_and_its_preset_shows_its_price(
@@ -40,9 +44,10 @@ def test_a_unit_added_comes_folded_and_marked_and_its_preset_shows_its_price(
     assert 'id="add-steppe_horse_archers"' in page and "10 figures, 60 points" in page
     answer = edit(client, roster_id, htmx=True, op="add_unit", preset="steppe_horse_archers")
     text = answer.text  # type: ignore[attr-defined]
-    assert 'class="unit card fresh" id="unit-0"' in text
-    assert 'id="u0-row">' in text  # not open
-    assert "muster-focus" not in answer.headers.get("hx-trigger-after-settle", "")  # type: ignore[attr-defined]
+    assert 'class="unit card fresh" id="unit-u1"' in text
+    assert 'id="u1-row">' in text  # not open
+    # The focus stays on the Add control pressed (htmx gives it back by its id).
+    assert "autofocus" not in text
     assert "Points 60 of 200" in text and "140 left" in text
 
 

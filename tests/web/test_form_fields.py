@@ -13,7 +13,8 @@ def test_a_form_of_too_many_fields_is_refused_and_nothing_changes(client: TestCl
     roster_id = create_army(client)
     before = document(client, roster_id)
     fields = [("csrf", client.cookies.get("muster_csrf")),
-              ("version", str(version_of(client, roster_id))), ("action", "settings"),
+              ("version", str(version_of(client, roster_id))), ("system", "chainmail"),
+              ("action", "settings"),
               ("name", "renamed"), *[("note", "x")] * MAX_FIELDS]
     body = "&".join(f"{k}={v}" for k, v in fields)
     response = client.post(f"/r/{roster_id}/edit", content=body, headers={
@@ -47,7 +48,8 @@ def test_a_multipart_form_is_read_as_an_url_encoded_one_and_refused_as_one(
     # multipart: it is read the same, and refused on a page in the player's language.
     roster_id = create_army(client)
     fields = [("csrf", client.cookies.get("muster_csrf") or ""),
-              ("version", str(version_of(client, roster_id))), ("action", "settings"),
+              ("version", str(version_of(client, roster_id))), ("system", "chainmail"),
+              ("action", "settings"),
               ("name", "Через multipart"), ("nation", "mongols"), ("points_limit", "300"),
               ("historical", "on")]
     kind = {"content-type": "multipart/form-data; boundary=muster-test"}

@@ -50,12 +50,12 @@ def one_line(client: TestClient, kind: str, weapon: str, **flags: str) -> tuple[
 def test_a_lines_weapon_select_offers_exactly_the_weapons_of_its_class(
         client: TestClient, kind: str) -> None:
     _, page = one_line(client, kind, WEAPONS_OF[kind][-1])
-    weapons = select(page, "u0-weapon-0")
+    weapons = select(page, "u1-l1-weapon")
     assert values(weapons) == WEAPONS_OF[kind]
     assert f'value="{WEAPONS_OF[kind][-1]}" selected' in weapons
-    assert "aria-invalid" not in weapons and "u0-weapon-0-problem" not in page
+    assert "aria-invalid" not in weapons and "u1-l1-weapon-problem" not in page
     # Every class stays offered: the class decides the weapons, not the other way round.
-    assert values(select(page, "u0-class-0")) == list(WEAPONS_OF)
+    assert values(select(page, "u1-l1-class")) == list(WEAPONS_OF)
 
 
 def test_a_class_change_that_leaves_the_weapon_outside_its_class_keeps_it_as_a_problem(
@@ -69,19 +69,19 @@ def test_a_class_change_that_leaves_the_weapon_outside_its_class_keeps_it_as_a_p
     line = document(client, roster_id)["units"][0]["lines"][0]
     assert (line["class"], line["weapon"]) == ("melee_specialists", "spear")
     page = unescape(client.get(f"/r/{roster_id}/edit").text)
-    weapons = select(page, "u0-weapon-0")
+    weapons = select(page, "u1-l1-weapon")
     assert values(weapons) == [*WEAPONS_OF["melee_specialists"], "spear"]
     assert re.search(r'<option value="spear" selected>Spear — not for this class</option>',
                      weapons)
-    assert 'aria-invalid="true" aria-describedby="u0-weapon-0-problem"' in weapons
-    assert ('id="u0-weapon-0-problem">Weapon: Spear is not a weapon of Melee specialists; '
+    assert 'aria-invalid="true" aria-describedby="u1-l1-weapon-problem"' in weapons
+    assert ('id="u1-l1-weapon-problem">Weapon: Spear is not a weapon of Melee specialists; '
             'choose one of theirs or another class.') in page
     assert re.search(r'class="check-broken" data-code="unit.weapon_class"', page)
     # Choosing one of the class's weapons mends it.
     edit(client, roster_id, **unit_form(document(client, roster_id), 0, weapon_0="sword"))
     page = client.get(f"/r/{roster_id}/edit").text
-    assert values(select(page, "u0-weapon-0")) == WEAPONS_OF["melee_specialists"]
-    assert "u0-weapon-0-problem" not in page
+    assert values(select(page, "u1-l1-weapon")) == WEAPONS_OF["melee_specialists"]
+    assert "u1-l1-weapon-problem" not in page
     assert re.search(r'class="check-kept" data-code="unit.weapon_class"', page)
 
 
@@ -91,10 +91,10 @@ def test_with_htmx_the_changed_row_alone_comes_back_with_the_new_classs_weapons(
     answer = edit(client, roster_id, htmx=True, **unit_form(document(client, roster_id), 0,
                                                              class_0="shock_troops"))
     assert answer.status_code == 200 and "HX-Retarget" not in answer.headers
-    assert answer.text.lstrip().startswith('<li class="unit card" id="unit-0">')
-    assert 'id="u0-row" open' in answer.text  # the row being edited stays open
+    assert answer.text.lstrip().startswith('<li class="unit card" id="unit-u1">')
+    assert 'id="u1-row" open' in answer.text  # the row being edited stays open
     # The short spear belongs to both: it stays, allowed, among the shock troops' weapons.
-    weapons = select(answer.text, "u0-weapon-0")
+    weapons = select(answer.text, "u1-l1-weapon")
     assert values(weapons) == WEAPONS_OF["shock_troops"]
     assert 'value="short_spear" selected' in weapons and "aria-invalid" not in weapons
     # The rules panel comes out of band, judged anew.
@@ -107,29 +107,29 @@ def test_the_shield_box_is_offered_only_beside_a_one_handed_weapon(
         client: TestClient, weapon: str) -> None:
     kind = next(k for k, weapons in WEAPONS_OF.items() if weapon in weapons)
     _, page = one_line(client, kind, weapon)
-    shield = box(page, "u0-shield-0")
+    shield = box(page, "u1-l1-shield")
     assert ("disabled" in shield) == (weapon in TWO_HANDED)
     assert "checked" not in shield
     # The other boxes never depend on the weapon.
-    assert "disabled" not in box(page, "u0-armour-0")
+    assert "disabled" not in box(page, "u1-l1-armour")
 
 
 def test_a_shield_stored_with_a_two_handed_weapon_stays_ticked_and_says_why(
         client: TestClient) -> None:
     roster_id, page = one_line(client, "shock_troops", "halberd", shield="on")
     page = unescape(page)
-    shield = box(page, "u0-shield-0")
+    shield = box(page, "u1-l1-shield")
     # Ticked and free to untick: a disabled box would not be sent, and the shield would go.
     assert "checked" in shield and "disabled" not in shield
-    assert 'aria-invalid="true" aria-describedby="u0-shield-0-problem"' in shield
-    assert ('id="u0-shield-0-problem">Shield: Halberd is two-handed and leaves no hand for a '
+    assert 'aria-invalid="true" aria-describedby="u1-l1-shield-problem"' in shield
+    assert ('id="u1-l1-shield-problem">Shield: Halberd is two-handed and leaves no hand for a '
             'shield; remove the shield or choose another weapon.') in page
     # Saving the form as it stands keeps the shield (nothing changed behind the player).
     edit(client, roster_id, **unit_form(document(client, roster_id), 0, unit_note="x"))
     assert document(client, roster_id)["units"][0]["lines"][0]["shield"] is True
     edit(client, roster_id, **unit_form(document(client, roster_id), 0, weapon_0="spear"))
     page = client.get(f"/r/{roster_id}/edit").text
-    assert "u0-shield-0-problem" not in page and "disabled" not in box(page, "u0-shield-0")
+    assert "u1-l1-shield-problem" not in page and "disabled" not in box(page, "u1-l1-shield")
 
 
 def test_the_add_form_offers_only_the_allowed_class_and_weapon_pairs(client: TestClient) -> None:

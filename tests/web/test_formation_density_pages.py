@@ -34,9 +34,10 @@ def document(client: TestClient, roster_id: str) -> dict[str, Any]:
     return client.get(f"/api/v1/rosters/{roster_id}").json()["document"]
 
 
-def edit(client: TestClient, roster_id: str, htmx: bool = False, **fields: str) -> Any:
-    version = client.get(f"/api/v1/rosters/{roster_id}").json()["version"]
-    data = {"csrf": client.cookies.get("muster_csrf"), "version": str(version), **fields}
+def edit(client: TestClient, roster_id: str, htmx: bool = False, **fields: Any) -> Any:
+    read = client.get(f"/api/v1/rosters/{roster_id}").json()
+    data = {"csrf": client.cookies.get("muster_csrf"), "version": str(read["version"]),
+            "system": read["document"]["ruleset"], **fields}
     return client.post(f"/r/{roster_id}/edit", data=data, headers=HX if htmx else {},
                        follow_redirects=False)
 
@@ -49,20 +50,28 @@ def add(client: TestClient, roster_id: str, **fields: str) -> Any:
     return edit(client, roster_id, op="add_unit", **{**PIKES, **fields})
 
 
-def unit_form(doc: dict[str, Any], i: int, **changes: str) -> dict[str, str]:
-    """The fields a player's browser sends for unit `i` as it stands, with `changes`."""
+def unit_form(doc: dict[str, Any], i: int, **changes: str) -> dict[str, Any]:
+    """The fields a player's browser sends for unit `i` as it stands (the unit and its lines
+    named by their ids: `count_l2`), with `changes` (a line's field as `<name>_<j>`, j the
+    line's place)."""
     unit = doc["units"][i]
-    fields = {"op": "update_unit", "unit": str(i), "unit_name": unit["name"],
-              "density": str(unit["density"]), "files": str(unit["files"]),
-              "points": "" if unit["points"] is None else str(unit["points"]),
-              "unit_note": unit["note"]}
-    for j, line in enumerate(unit["lines"]):
-        fields |= {f"count_{j}": str(line["count"]), f"class_{j}": line["class"],
-                   f"weapon_{j}": line["weapon"]}
-        fields |= {f"{flag}_{j}": "on" for flag in ("shield", "armour", "mounted",
-                                                    "cavalry_armour", "moved_straight")
+    lines = [line["id"] for line in unit["lines"]]
+    fields: dict[str, Any] = {
+        "op": "update_unit", "unit": unit["id"], "line": lines, "unit_name": unit["name"],
+        "density": str(unit["density"]), "files": str(unit["files"]),
+        "points": "" if unit["points"] is None else str(unit["points"]),
+        "unit_note": unit["note"]}
+    for line in unit["lines"]:
+        at = line["id"]
+        fields |= {f"count_{at}": str(line["count"]), f"class_{at}": line["class"],
+                   f"weapon_{at}": line["weapon"]}
+        fields |= {f"{flag}_{at}": "on" for flag in ("shield", "armour", "mounted",
+                                                     "cavalry_armour", "moved_straight")
                    if line[flag]}
-    return fields | changes
+    for key, value in changes.items():
+        name, _, j = key.rpartition("_")
+        fields[f"{name}_{lines[int(j)]}" if name and j.isdigit() else key] = value
+    return fields
 
 
 def test_a_formation_density_roster_is_created_from_the_home_page(client: TestClient) -> None:
@@ -79,13 +88,13 @@ def test_adding_a_unit_stores_it_and_shows_its_derived_figures(client: TestClien
     assert add(client, roster_id).status_code == 303
     unit = document(client, roster_id)["units"][0]
     assert unit["points"] == 12.5 and unit["density"] == 4
-    assert unit["lines"] == [{"class": "shock_troops", "weapon": "pike", "count": 30,
+    assert unit["lines"] == [{"id": "l1", "class": "shock_troops", "weapon": "pike", "count": 30,
                               "shield": False, "armour": True, "mounted": False,
                               "cavalry_armour": False, "moved_straight": False}]
     page = client.get(f"/r/{roster_id}/edit").text
     # 30 pikes in 10 files: 3 ranks, all full, 2 × 2 extra hits; shock troops below 4: 1/2.
-    assert re.search(r'id="u0-ranks">3<', page) and re.search(r'id="u0-full-ranks">3<', page)
-    assert re.search(r'id="u0-front">10<', page) and re.search(r'id="u0-extra">4<', page)
+    assert re.search(r'id="u1-ranks">3<', page) and re.search(r'id="u1-full-ranks">3<', page)
+    assert re.search(r'id="u1-front">10<', page) and re.search(r'id="u1-extra">4<', page)
     assert "1/2 (50 %)" in page
 
 
@@ -98,7 +107,7 @@ def test_the_unit_form_changes_density_lines_and_protection(client: TestClient) 
     assert answer.status_code == 200
     line = document(client, roster_id)["units"][0]["lines"][0]
     assert (line["weapon"], line["shield"], line["armour"]) == ("spear", True, True)
-    assert 'id="u0-shield-wall">1/6 (16.7 %)' in answer.text
+    assert 'id="u1-shield-wall">1/6 (16.7 %)' in answer.text
     # A second line, then its removal.
     edit(client, roster_id, **unit_form(document(client, roster_id), 0, action="add_line"))
     assert len(document(client, roster_id)["units"][0]["lines"]) == 2
@@ -106,7 +115,7 @@ def test_the_unit_form_changes_density_lines_and_protection(client: TestClient) 
                                         class_1="melee_specialists"))
     assert document(client, roster_id)["units"][0]["lines"][1]["weapon"] == "sword"
     edit(client, roster_id, **unit_form(document(client, roster_id), 0,
-                                        action="remove_line:0"))
+                                        action="remove_line:l1"))
     assert [ln["weapon"] for ln in document(client, roster_id)["units"][0]["lines"]] == [
         "sword"]
 
@@ -139,12 +148,12 @@ def test_the_last_line_of_a_unit_cannot_be_removed(client: TestClient) -> None:
     roster_id = create(client)
     add(client, roster_id)
     answer = edit(client, roster_id, **unit_form(document(client, roster_id), 0,
-                                                 action="remove_line:0"))
+                                                 action="remove_line:l1"))
     assert answer.status_code == 422 and "at least one line" in answer.text
     assert len(document(client, roster_id)["units"][0]["lines"]) == 1
     client.get("/lang/ru")
     answer = edit(client, roster_id, **unit_form(document(client, roster_id), 0,
-                                                 action="remove_line:0"))
+                                                 action="remove_line:l1"))
     assert "хотя бы одна строка" in answer.text
 
 
@@ -161,7 +170,7 @@ def test_the_share_view_shows_figures_without_controls(client: TestClient) -> No
     add(client, roster_id)
     page = client.get(f"/r/{roster_id}").text
     assert "Пикинёры" in page and "Formation Density" in page
-    assert re.search(r'id="u0-extra">4<', page)
+    assert re.search(r'id="u1-extra">4<', page)
     assert 'name="density"' not in page and 'action="/r/' + roster_id + '/edit"' not in page
     assert f"/calc/melee?roster={roster_id}&amp;a={roster_id}:0" in page
 

@@ -40,9 +40,9 @@ def test_the_editor_and_its_changes_leave_no_drawn_page_to_the_collector(
                   edit(client, roster_id, op="add_engine", kind="bombard", count="1")):
         assert added.status_code == 303  # type: ignore[attr-defined]  # plain forms: redirects
     for figures in ("4", "5", "6"):
-        answer = edit(client, roster_id, htmx=True, op="update_unit", unit="0",
-                      unit_name="Лучники", figures_0=figures, troop_0="light_horse",
-                      weapon_0="composite_bow")
+        answer = edit(client, roster_id, htmx=True, op="update_unit", unit="u1", line="l1",
+                      unit_name="Лучники", figures_l1=figures, troop_l1="light_horse",
+                      weapon_l1="composite_bow")
         assert answer.status_code == 200 and 'name="csrf"' in answer.text  # type: ignore[attr-defined]
     page = client.get(f"/r/{roster_id}/edit")
     assert page.status_code == 200 and page.text.count('name="op" value="update_unit"') == 1

@@ -18,7 +18,15 @@ from app.main import create_app
 from app.storage.db import make_engine
 from app.storage.tables import Revision, Roster
 from tests.helpers.databases import settings_for
-from tests.web.test_pages import HX, create_army, csrf_of, document, edit, version_of
+from tests.web.test_pages import (
+    HX,
+    create_army,
+    csrf_of,
+    document,
+    edit,
+    unit_form,
+    version_of,
+)
 
 INVISIBLE = ["\u200b", "\u200c\u200d", " \u2060 ", "\ufeff", "\u200b \u200b"]
 RU = {"Accept-Language": "ru"}
@@ -80,14 +88,15 @@ def test_the_pages_refuse_it_in_the_players_words(client: TestClient, headers: d
     roster_id = create_army(client)
     edit(client, roster_id, op="add_unit", preset="horse_archers")
     before = version_of(client, roster_id)
-    data = {"csrf": client.cookies.get("muster_csrf"), "version": str(before)}
+    data = {"csrf": client.cookies.get("muster_csrf"), "version": str(before),
+            "system": "chainmail"}
     renamed = client.post(f"/r/{roster_id}/edit", headers={**HX, **headers}, data={
         **data, "op": "settings", "name": "\ufeff\u2060", "points_limit": "300",
         "nation": "mongols"})
     assert renamed.status_code == 422 and words in unescape(renamed.text)
     unit = client.post(f"/r/{roster_id}/edit", headers={**HX, **headers}, data={
-        **data, "op": "update_unit", "unit": "0", "unit_name": "\u200c", "figures_0": "10",
-        "troop_0": "light_horse", "weapon_0": "composite_bow"})
+        **data, "op": "update_unit", "unit": "u1", "line": "l1", "unit_name": "\u200c",
+        "figures_l1": "10", "troop_l1": "light_horse", "weapon_l1": "composite_bow"})
     label = "Отряд 1, Название" if headers else "Unit 1, Name"
     assert unit.status_code == 422 and f"{label}: {words.partition(': ')[2]}" in unescape(
         unit.text)
@@ -132,9 +141,9 @@ def check_mended(client: TestClient, roster_id: str, old: dict[str, Any]) -> Non
     assert client.get(f"/r/{roster_id}").status_code == 200
     assert client.get(f"/api/v1/rosters/{roster_id}/export.json").status_code == 200
 
-    changed = edit(client, roster_id, htmx=True, op="update_unit", unit="1",
-                   unit_name="Рыцари", figures_0="10", troop_0="heavy_horse",
-                   weapon_0="lance")
+    changed = edit(client, roster_id, htmx=True, op="update_unit", **unit_form(
+        client, roster_id, 1, unit_name="Рыцари", figures_0="10", troop_0="heavy_horse",
+        weapon_0="lance"))
     assert changed.status_code == 200  # type: ignore[attr-defined]
     stored = document(client, roster_id)
     assert stored["name"] == names.UNNAMED

@@ -41,8 +41,9 @@ def stored(client: TestClient, roster_id: str) -> dict[str, Any]:
 
 
 def edit(client: TestClient, roster_id: str, htmx: bool = False, **fields: str) -> Any:
-    data = {"csrf": client.cookies.get("muster_csrf"),
-            "version": str(stored(client, roster_id)["version"]), **fields}
+    read = stored(client, roster_id)
+    data = {"csrf": client.cookies.get("muster_csrf"), "version": str(read["version"]),
+            "system": read["document"]["ruleset"], **fields}
     return client.post(f"/r/{roster_id}/edit", data=data, headers=HX if htmx else {},
                        follow_redirects=False)
 
@@ -52,8 +53,9 @@ NEW_UNIT = {"op": "add_unit", "unit_name": "1-й батальон", "class": "li
 
 
 def unit_form(**changes: str) -> dict[str, str]:
-    """Every field of unit 0's form, as the browser sends it."""
-    return {"op": "update_unit", "unit": "0", "unit_name": "1-й батальон",
+    """Every field of the first unit's form (its id u1, the first given), as the browser
+    sends it."""
+    return {"op": "update_unit", "unit": "u1", "unit_name": "1-й батальон",
             "class": "line_infantry", "formation": "loose", "figures": "12", "speed": "6",
             "accuracy": "4", "discipline": "0", "points": "7.5", "unit_note": "", **changes}
 
@@ -104,11 +106,11 @@ def test_adding_a_unit_without_javascript_posts_redirects_and_stores_it(
     assert response.status_code == 303
     assert response.headers["location"] == f"/r/{roster_id}/edit"
     [unit] = stored(client, roster_id)["document"]["units"]
-    assert unit == {"name": "1-й батальон", "class": "line_infantry", "figures": 12,
+    assert unit == {"id": "u1", "name": "1-й батальон", "class": "line_infantry", "figures": 12,
                     "speed": 6, "accuracy": 4, "discipline": 0, "points": 7.5,
                     "officer": True, "formation": "loose", "note": ""}
     page = client.get(f"/r/{roster_id}/edit").text
-    assert 'id="u0-class"' in page and "7.5 pts" in text_of(page)
+    assert 'id="u1-class"' in page and "7.5 pts" in text_of(page)
 
 
 def test_adding_a_unit_by_htmx_returns_the_editor_with_totals_and_rules(
@@ -136,7 +138,7 @@ def test_changing_a_unit_by_htmx_updates_the_document_and_the_chances(
     assert (unit["formation"], unit["discipline"], unit["points"], unit["accuracy"],
             unit["officer"]) == ("close_order", 1, 2.5, None, True)
     # Only this unit is redrawn; totals, rules and the version come out of band.
-    assert body.lstrip().startswith('<li class="unit card" id="unit-0">')
+    assert body.lstrip().startswith('<li class="unit card" id="unit-u1">')
     assert 'id="editor"' not in body and 'id="add-class"' not in body
     assert 'id="summary"' in body and 'id="rules-panel"' in body
     # Discipline 1 + close order 1 = +2 needs 4 (33/36); with the officer +3 needs 3 (35/36).
@@ -145,7 +147,7 @@ def test_changing_a_unit_by_htmx_updates_the_document_and_the_chances(
                        r'(\d+)/36', table)
     assert cells == [("0", "0", "33"), ("0", "1", "30"), ("0", "2", "26"),
                      ("1", "0", "35"), ("1", "1", "33"), ("1", "2", "30")]
-    actions = re.search(r'id="u0-actions">(.*?)</p>', body, re.S).group(1)
+    actions = re.search(r'id="u1-actions">(.*?)</p>', body, re.S).group(1)
     # Close order, but no accuracy: it cannot shoot, so it has no volley either (§2).
     assert "Volley" not in actions and "Move" in actions and "Form square" in actions
 
@@ -154,14 +156,14 @@ def test_the_formation_select_offers_only_what_the_class_allows(client: TestClie
     roster_id = create(client)
     edit(client, roster_id, **NEW_UNIT)
     page = client.get(f"/r/{roster_id}/edit").text
-    assert select_options(page, "u0-formation") == ["loose", "close_order", "square",
+    assert select_options(page, "u1-formation") == ["loose", "close_order", "square",
                                                     "march_column"]
     body = edit(client, roster_id, htmx=True, **unit_form(**{"class": "light_infantry"})).text
-    assert select_options(body, "u0-formation") == ["loose", "close_order"]
+    assert select_options(body, "u1-formation") == ["loose", "close_order"]
     body = edit(client, roster_id, htmx=True, **unit_form(**{"class": "skirmishers"})).text
-    assert select_options(body, "u0-formation") == ["loose"]
+    assert select_options(body, "u1-formation") == ["loose"]
     body = edit(client, roster_id, htmx=True, **unit_form(**{"class": "grenadiers"})).text
-    assert select_options(body, "u0-formation") == ["loose", "square", "march_column"]
+    assert select_options(body, "u1-formation") == ["loose", "square", "march_column"]
 
 
 def test_a_class_change_that_leaves_a_formation_not_allowed_is_shown_and_flagged(
@@ -174,7 +176,7 @@ def test_a_class_change_that_leaves_a_formation_not_allowed_is_shown_and_flagged
     # The stored formation is not silently changed: it is shown as not allowed, and the
     # rule names the fix.
     assert stored(client, roster_id)["document"]["units"][0]["formation"] == "square"
-    assert select_options(body, "u0-formation") == ["loose", "close_order", "march_column",
+    assert select_options(body, "u1-formation") == ["loose", "close_order", "march_column",
                                                     "square"]
     assert "not allowed for this class" in body
     broken = re.search(r'<li class="check-broken" data-code="unit.formation_not_allowed">'
@@ -216,10 +218,12 @@ def test_common_actions_work_on_these_units(client: TestClient) -> None:
     units = stored(client, roster_id)["document"]["units"]
     assert [u["name"] for u in units] == ["1-й батальон", "1-й батальон", "Гусары"]
     assert [u["officer"] for u in units] == [True, False, False]  # the copy has no officer
-    edit(client, roster_id, op="update_unit", unit="2", action="move_up")
-    edit(client, roster_id, op="update_unit", unit="0", action="remove_unit")
-    assert [u["name"] for u in stored(client, roster_id)["document"]["units"]] == [
-        "Гусары", "1-й батальон"]
+    copy = stored(client, roster_id)["document"]["units"][1]["id"]
+    assert copy == "u3"  # the next id after the two already in use
+    edit(client, roster_id, op="update_unit", unit="u2", action="move_up")  # Гусары
+    edit(client, roster_id, op="update_unit", unit="u1", action="remove_unit")
+    assert [(u["id"], u["name"]) for u in stored(client, roster_id)["document"]["units"]] == [
+        ("u2", "Гусары"), ("u3", "1-й батальон")]
 
 
 def test_the_share_view_shows_stats_chances_actions_and_break_points_without_forms(
@@ -332,8 +336,9 @@ def test_the_about_page_leads_to_the_rules_page_and_the_calculator(client: TestC
 def refusal_of(client: TestClient, roster_id: str, headers: dict[str, str],
                **fields: str) -> str:
     """The problem the editor draws for a change of unit 0 that it refuses."""
-    data = {"csrf": client.cookies.get("muster_csrf"),
-            "version": str(stored(client, roster_id)["version"]), **fields}
+    read = stored(client, roster_id)
+    data = {"csrf": client.cookies.get("muster_csrf"), "version": str(read["version"]),
+            "system": read["document"]["ruleset"], **fields}
     response = client.post(f"/r/{roster_id}/edit", data=data, headers={**HX, **headers})
     assert response.status_code == 422
     match = re.search(r'role="alert" tabindex="-1" autofocus>\s*<p>(.*?)</p>', response.text,
@@ -372,9 +377,9 @@ def test_an_imported_line_and_square_file_names_its_units_in_its_own_word(
 def test_the_other_systems_refusals_still_say_otryad(client: TestClient) -> None:
     roster_id = create_army(client)
     edit(client, roster_id, op="add_unit", preset="horse_archers")
-    chainmail = {"op": "update_unit", "unit": "0", "troop_0": "light_horse",
-                 "weapon_0": "composite_bow"}
-    assert refusal_of(client, roster_id, RU, **chainmail, figures_0="десять") == \
+    chainmail = {"op": "update_unit", "unit": "u1", "line": "l1", "troop_l1": "light_horse",
+                 "weapon_l1": "composite_bow"}
+    assert refusal_of(client, roster_id, RU, **chainmail, figures_l1="десять") == \
         "Отряд 1, строка 1, Фигуры: «десять» — не целое число"
-    assert refusal_of(client, roster_id, RU, **chainmail, figures_0="0") == \
+    assert refusal_of(client, roster_id, RU, **chainmail, figures_l1="0") == \
         "Отряд 1, строка 1, Фигуры: должно быть не меньше 1"

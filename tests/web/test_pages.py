@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -39,15 +40,36 @@ def version_of(client: TestClient, roster_id: str) -> int:
     return client.get(f"/api/v1/rosters/{roster_id}").json()["version"]
 
 
-def edit(client: TestClient, roster_id: str, htmx: bool = False, **fields: str) -> object:
-    data = {"csrf": client.cookies.get("muster_csrf"),
-            "version": str(version_of(client, roster_id)), **fields}
+def edit(client: TestClient, roster_id: str, htmx: bool = False, **fields: Any) -> Any:
+    """Post the editor's form as its page does: the CSRF token, the version, and the rule
+    system by which the form is read, with `fields`."""
+    read = client.get(f"/api/v1/rosters/{roster_id}").json()
+    data = {"csrf": client.cookies.get("muster_csrf"), "version": str(read["version"]),
+            "system": read["document"]["ruleset"], **fields}
     return client.post(f"/r/{roster_id}/edit", data=data, headers=HX if htmx else {},
                        follow_redirects=False)
 
 
 def document(client: TestClient, roster_id: str) -> dict:
     return client.get(f"/api/v1/rosters/{roster_id}").json()["document"]
+
+
+def unit_id(client: TestClient, roster_id: str, place: int = 0) -> str:
+    """The stored id of the unit at `place` in the list, by which the forms name it."""
+    return str(document(client, roster_id)["units"][place]["id"])
+
+
+def unit_form(client: TestClient, roster_id: str, place: int = 0, **fields: str) -> dict[str, Any]:
+    """The fields of the unit at `place` as its form posts them: the unit's id and its lines'
+    (a hidden `line` per row), read from the stored document, and each line's field given
+    as `<name>_<j>` (j the line's place) named by the line's id, as `figures_l2`."""
+    unit = document(client, roster_id)["units"][place]
+    lines = [line["id"] for line in unit.get("lines", [])]
+    named: dict[str, Any] = {"unit": unit["id"]} | ({"line": lines} if lines else {})
+    for key, value in fields.items():
+        name, _, j = key.rpartition("_")
+        named[f"{name}_{lines[int(j)]}" if name and j.isdigit() and lines else key] = value
+    return named
 
 
 def test_home_speaks_english_by_default_and_russian_when_the_browser_asks(
@@ -89,7 +111,8 @@ def test_adding_a_unit_without_javascript_posts_and_redirects(client: TestClient
     assert response.status_code == 303
     assert response.headers["location"].startswith(f"/r/{roster_id}/edit")
     units = document(client, roster_id)["units"]
-    assert units[0]["lines"] == [{"troop": "heavy_foot", "figures": 24, "weapon": "pike"}]
+    assert units[0]["lines"] == [{"id": "l1", "troop": "heavy_foot", "figures": 24,
+                                  "weapon": "pike"}]
     page = client.get(f"/r/{roster_id}/edit").text
     assert "72" in page  # 24 × 3 points
 
@@ -104,7 +127,8 @@ def test_an_htmx_change_returns_the_fragment_with_totals_and_rules_out_of_band(
     assert "<html" not in body and 'id="editor"' in body
     assert 'id="summary" ' in body and 'id="rules-panel"' in body
     assert body.count('hx-swap-oob="true"') == 3  # totals, rules, the page's version
-    assert response.headers["HX-Retarget"] == "#editor"
+    # The add form says its answer replaces the whole editor; the server says nothing of it.
+    assert "HX-Retarget" not in response.headers and "HX-Reswap" not in response.headers
     assert "70" in body  # 10 light horse with composite bows: 10 × 7
 
 
@@ -112,8 +136,9 @@ def test_changing_a_units_figures_updates_the_cost_and_the_rule_verdicts(
         client: TestClient) -> None:
     roster_id = create_army(client)
     edit(client, roster_id, op="add_unit", preset="horse_archers")
-    body = edit(client, roster_id, htmx=True, op="update_unit", unit="0", unit_name="Лучники",
-                figures_0="4", troop_0="light_horse", weapon_0="composite_bow").text
+    body = edit(client, roster_id, htmx=True, op="update_unit", **unit_form(
+        client, roster_id, 0, unit_name="Лучники", figures_0="4", troop_0="light_horse",
+        weapon_0="composite_bow")).text
     assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 4
     assert "28" in body
     assert 'data-code="mongols.medium_lancers"' in body
@@ -122,8 +147,8 @@ def test_changing_a_units_figures_updates_the_cost_and_the_rule_verdicts(
 def test_a_mixed_horse_unit_gets_a_second_line(client: TestClient) -> None:
     roster_id = create_army(client)
     edit(client, roster_id, op="add_unit", preset="light_lancers")
-    edit(client, roster_id, op="update_unit", unit="0", action="add_line", figures_0="10",
-         troop_0="light_horse", weapon_0="lance")
+    edit(client, roster_id, op="update_unit", action="add_line", **unit_form(
+        client, roster_id, 0, figures_0="10", troop_0="light_horse", weapon_0="lance"))
     lines = document(client, roster_id)["units"][0]["lines"]
     assert [line["troop"] for line in lines] == ["light_horse", "medium_horse"]
 
@@ -132,12 +157,12 @@ def test_duplicate_move_and_remove_units(client: TestClient) -> None:
     roster_id = create_army(client)
     edit(client, roster_id, op="add_unit", preset="knights")
     edit(client, roster_id, op="add_unit", preset="peasants")
-    edit(client, roster_id, op="update_unit", unit="1", action="duplicate", figures_0="30",
-         troop_0="peasant", weapon_0="none")
-    edit(client, roster_id, op="update_unit", unit="2", action="move_up", figures_0="30",
-         troop_0="peasant", weapon_0="none")
-    edit(client, roster_id, op="update_unit", unit="0", action="remove_unit", figures_0="10",
-         troop_0="heavy_horse", weapon_0="lance")
+    edit(client, roster_id, op="update_unit", action="duplicate", **unit_form(
+        client, roster_id, 1, figures_0="30", troop_0="peasant", weapon_0="none"))
+    edit(client, roster_id, op="update_unit", action="move_up", **unit_form(
+        client, roster_id, 2, figures_0="30", troop_0="peasant", weapon_0="none"))
+    edit(client, roster_id, op="update_unit", action="remove_unit", **unit_form(
+        client, roster_id, 0, figures_0="10", troop_0="heavy_horse", weapon_0="lance"))
     units = document(client, roster_id)["units"]
     assert [u["lines"][0]["troop"] for u in units] == ["peasant", "peasant"]
 
@@ -146,7 +171,8 @@ def test_engines_are_added_and_priced(client: TestClient) -> None:
     roster_id = create_army(client, nation="generic")
     edit(client, roster_id, op="add_engine", kind="bombard", count="1", mercenary="on")
     roster = client.get(f"/api/v1/rosters/{roster_id}").json()
-    assert roster["document"]["engines"] == [{"kind": "bombard", "count": 1, "mercenary": True}]
+    assert roster["document"]["engines"] == [{"id": "e1", "kind": "bombard", "count": 1,
+                                              "mercenary": True}]
     assert roster["result"]["total"] == 15
 
 
@@ -160,7 +186,7 @@ def test_a_russian_page_words_its_refusals_and_conflicts_in_russian(
     edit(client, roster_id, op="add_unit", preset="horse_archers")
     response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": str(stale),
-        "op": "add_unit", "preset": "knights"})
+        "system": "chainmail", "op": "add_unit", "preset": "knights"})
     assert response.status_code == 409
     assert "другой вкладке" in response.text and "another tab" not in response.text
     missing = client.get("/r/no-such-roster")
@@ -168,7 +194,7 @@ def test_a_russian_page_words_its_refusals_and_conflicts_in_russian(
     client.get("/lang/en?next=/")
     assert "another tab" in client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": str(stale),
-        "op": "add_unit", "preset": "knights"}).text
+        "system": "chainmail", "op": "add_unit", "preset": "knights"}).text
 
 
 def test_bad_figures_are_refused_with_the_field_named_and_nothing_changes(
@@ -177,8 +203,9 @@ def test_bad_figures_are_refused_with_the_field_named_and_nothing_changes(
     edit(client, roster_id, op="add_unit", preset="horse_archers")
     before = version_of(client, roster_id)
     for bad in ("abc", "0", "100001"):
-        response = edit(client, roster_id, htmx=True, op="update_unit", unit="0",
-                        figures_0=bad, troop_0="light_horse", weapon_0="composite_bow")
+        response = edit(client, roster_id, htmx=True, op="update_unit", **unit_form(
+            client, roster_id, 0, figures_0=bad, troop_0="light_horse",
+            weapon_0="composite_bow"))
         assert response.status_code == 422
         assert "figures" in response.text
     assert version_of(client, roster_id) == before
@@ -203,7 +230,7 @@ def test_a_stale_tab_sees_a_conflict_and_its_change_is_not_applied(client: TestC
     edit(client, roster_id, op="add_unit", preset="horse_archers")
     response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": str(stale),
-        "op": "add_unit", "preset": "knights"})
+        "system": "chainmail", "op": "add_unit", "preset": "knights"})
     assert response.status_code == 409
     assert "another tab" in response.text and "Reload" in response.text
     assert len(document(client, roster_id)["units"]) == 1
@@ -404,7 +431,8 @@ def test_a_new_edit_link_locks_out_every_browser_that_opened_the_old_one(
         removal = holder.post(f"/r/{roster_id}/edit", headers=HX, data={
             "csrf": holder.cookies.get("muster_csrf"),
             "version": str(version_of(holder, roster_id)),
-            "op": "update_unit", "unit": "0", "action": "remove_unit"})
+            "system": "chainmail", "op": "update_unit", "unit": "u1",
+            "action": "remove_unit"})
         assert removal.status_code == 403
         assert len(document(client, roster_id)["units"]) == 1
         # It keeps the roster in "my rosters", to read.
@@ -422,13 +450,14 @@ def test_an_htmx_change_to_one_unit_redraws_only_that_unit(client: TestClient) -
     version = version_of(client, roster_id)
     response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": "1", "version_now": str(version),
-        "op": "update_unit", "unit": "1", "unit_name": "Lancers", "figures_0": "5",
-        "troop_0": "medium_horse", "weapon_0": "lance"})
+        "system": "chainmail", "op": "update_unit", "unit": "u2", "line": "l1",
+        "unit_name": "Lancers", "figures_l1": "5", "troop_l1": "medium_horse",
+        "weapon_l1": "lance"})
     assert response.status_code == 200
     body = response.text
     assert "HX-Retarget" not in response.headers
-    assert 'id="unit-1"' in body
-    assert 'id="unit-0"' not in body and 'id="editor"' not in body
+    assert 'id="unit-u2"' in body
+    assert 'id="unit-u1"' not in body and 'id="editor"' not in body
     assert 'id="summary"' in body and 'id="rules-panel"' in body
     assert f'id="version-now" name="version_now" value="{version + 1}"' in body
     assert document(client, roster_id)["units"][1]["lines"][0]["figures"] == 5
@@ -469,8 +498,8 @@ def test_a_change_proves_the_right_and_the_version_at_its_write(client: TestClie
         return client.post(f"/r/{roster_id}/edit", headers=HX, data={
             "csrf": client.cookies.get("muster_csrf"), "version": "1",
             "version_now": str(version_of(client, roster_id)), "op": "update_unit",
-            "unit": "0", "figures_0": figures, "troop_0": "light_horse",
-            "weapon_0": "composite_bow"})
+            "system": "chainmail", "unit": "u1", "line": "l1", "figures_l1": figures,
+            "troop_l1": "light_horse", "weapon_l1": "composite_bow"})
 
     assert change("11").status_code == 200
     assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 11
@@ -497,8 +526,8 @@ def test_a_change_proves_the_right_and_the_version_at_its_write(client: TestClie
         other.dispose()
     response = client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": str(moved.version - 1),
-        "op": "update_unit", "unit": "0", "figures_0": "13", "troop_0": "light_horse",
-        "weapon_0": "composite_bow"})
+        "system": "chainmail", "op": "update_unit", "unit": "u1", "line": "l1",
+        "figures_l1": "13", "troop_l1": "light_horse", "weapon_l1": "composite_bow"})
     assert response.status_code == 409 and f"now version {moved.version}" in response.text
     assert document(client, roster_id)["name"] == "Другой"
     assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 11
@@ -509,7 +538,8 @@ def test_a_change_proves_the_right_and_the_version_at_its_write(client: TestClie
         rosters.delete_roster(session, roster_id)
     deleted = client.post(f"/r/{roster_id}/edit", headers=HX, data={
         "csrf": client.cookies.get("muster_csrf"), "version": str(last), "op": "update_unit",
-        "unit": "0", "figures_0": "15", "troop_0": "light_horse", "weapon_0": "composite_bow"})
+        "system": "chainmail", "unit": "u1", "line": "l1", "figures_l1": "15",
+        "troop_l1": "light_horse", "weapon_l1": "composite_bow"})
     assert deleted.status_code == 410  # as its share view says it
     with Session(engine) as session:
         rosters.restore_roster(session, roster_id)

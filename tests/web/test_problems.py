@@ -9,46 +9,91 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
 from app.domain.chainmail import ChainmailRoster
+from app.domain.chainmail.edits import EDITS
+from app.domain.edits import EditError
 from app.web import i18n
-from app.web.editing import EditError, Form, whole
-from app.web.problems import edit_problem, field_label, problem_text
-from tests.web.test_pages import HX, create_army, csrf_of, document, edit, version_of
+from app.web.editing import Form, FormError, whole
+from app.web.problems import edit_problem, field_label, form_problem, problem_text
+from tests.web.test_pages import HX, create_army, csrf_of, document, edit, unit_form, version_of
 
 RU = {"Accept-Language": "ru"}
 
 
-@pytest.mark.parametrize(("lang", "field", "unit", "label"), [
-    ("en", "units[2].lines[0].figures", None, "Unit 3, line 1, Figures"),
-    ("ru", "units[2].lines[0].figures", None, "Отряд 3, строка 1, Фигуры"),
-    ("en", "figures_1", "0", "Unit 1, line 2, Figures"),
-    ("en", "engines[1].count", None, "Engine 2, Count"),
-    ("ru", "engines[1].count", None, "Орудие 2, Количество"),
-    ("en", "units[0].lines[0].count", None, "Unit 1, line 1, Warriors"),
-    ("en", "count_0", "3", "Unit 4, line 1, Warriors"),
-    ("ru", "points_limit", None, "Лимит очков"),
-    ("en", "unit_name", "1", "Unit 2, Unit name"),
-    ("en", "something_new", None, "Something_new"),  # unknown: as it is, not dropped
+# Units and lines as the forms name them (by id), in a list whose places are not their ids'.
+DOC = {"units": [{"id": "u7", "lines": [{"id": "l2"}, {"id": "l1"}]}, {"id": "u3", "lines": []},
+                 {"id": "u1", "lines": [{"id": "l1"}]}, {"id": "u9", "lines": [{"id": "l4"}]}],
+       "engines": [{"id": "e1"}, {"id": "e5"}]}
+
+
+@pytest.mark.parametrize(("lang", "field", "label"), [
+    ("en", "units[2].lines[0].figures", "Unit 3, line 1, Figures"),
+    ("ru", "units[2].lines[0].figures", "Отряд 3, строка 1, Фигуры"),
+    ("en", "engines[1].count", "Engine 2, Count"),
+    ("ru", "engines[1].count", "Орудие 2, Количество"),
+    ("en", "units[0].lines[0].count", "Unit 1, line 1, Warriors"),
+    ("ru", "points_limit", "Лимит очков"),
+    ("en", "something_new", "Something_new"),  # unknown: as it is, not dropped
 ])
-def test_fields_are_named_as_the_forms_show_them(lang: str, field: str, unit: str | None,
-                                                 label: str) -> None:
+def test_a_documents_fields_are_named_as_the_forms_show_them(lang: str, field: str,
+                                                             label: str) -> None:
     i18n.use_lang(lang)  # type: ignore[arg-type]
-    assert field_label(field, unit) == label
+    assert field_label(field) == label
+
+
+@pytest.mark.parametrize(("field", "unit", "label"), [
+    ("figures_l1", "u7", "Unit 1, line 2, Figures"),  # a line by its id, named by its place
+    ("count_l4", "u9", "Unit 4, line 1, Warriors"),
+    ("unit_name", "u3", "Unit 2, Unit name"),
+    ("figures", None, "Figures"),  # the add form's: no unit yet
+    ("figures_l2", "u404", "Figures_l2"),  # a unit that is not there: the field as it is
+])
+def test_a_forms_fields_are_named_by_their_places_not_their_ids(field: str, unit: str | None,
+                                                                label: str) -> None:
+    i18n.use_lang("en")
+    assert form_problem(field, "x", DOC, unit) == f"{label}: x"
+
+
+@pytest.mark.parametrize(("edit", "field", "label"), [
+    ({"op": "set_line", "unit": "u7", "line": "l1"}, "figures", "Unit 1, line 2, Figures"),
+    ({"op": "set_unit", "unit": "u1"}, "name", "Unit 3, Name"),
+    ({"op": "set_roster"}, "name", "Name"),
+    ({"op": "set_engine", "engine": "e5"}, "count", "Engine 2, Count"),
+    ({"op": "remove_unit", "unit": "u8"}, "unit", "Units"),  # no such unit: the list
+    ({"op": "add_line", "unit": "u7"}, "line", "Unit 1, Lines"),  # a unit's lines full
+    ({"op": "make_legal"}, "op", "Make it legal"),  # refused as a whole
+])
+def test_an_edits_refusal_names_its_field_as_the_form_it_came_from_shows_it(
+        edit: dict[str, str], field: str, label: str) -> None:
+    refused = EditError(field, "%(what)s", what="refused")
+    refused.edit = 1
+    assert edit_problem(refused, [{"op": "set_roster"}, edit], DOC, "chainmail", "en") == \
+        f"{label}: refused"
+
+
+def test_an_edit_that_is_none_is_named_by_its_fields_place_in_the_list() -> None:
+    # A field of the unit being added: the place it would take, its line by its place.
+    edits = [{"op": "add_unit", "lines": [{"figures": 0}]}]
+    with pytest.raises(ValidationError) as refused:
+        EDITS.validate_python(edits)
+    i18n.use_lang("ru")
+    assert edit_problem(refused.value, edits, DOC, "chainmail", "ru") == \
+        "Отряд 5, строка 1, Фигуры: должно быть не меньше 1"
 
 
 @pytest.mark.parametrize(("lang", "system", "field", "unit", "label"), [
-    ("ru", "line_and_square", "units[2].points", None, "Подразделение 3, Очки"),
-    ("ru", "line_and_square", "figures", "0", "Подразделение 1, Фигуры"),
-    ("ru", "line_and_square", "unit_name", "1", "Подразделение 2, Название подразделения"),
-    ("en", "line_and_square", "figures", "0", "Unit 1, Figures"),
-    ("ru", "chainmail", "figures_0", "0", "Отряд 1, строка 1, Фигуры"),
-    ("ru", "formation_density", "units[0].files", None, "Отряд 1, Воинов в шеренге"),
-    ("ru", None, "figures", "0", "Отряд 1, Фигуры"),
+    ("ru", "line_and_square", "figures", "u7", "Подразделение 1, Фигуры"),
+    ("ru", "line_and_square", "unit_name", "u3", "Подразделение 2, Название подразделения"),
+    ("en", "line_and_square", "figures", "u7", "Unit 1, Figures"),
+    ("ru", "chainmail", "figures_l2", "u7", "Отряд 1, строка 1, Фигуры"),
+    ("ru", None, "figures", "u7", "Отряд 1, Фигуры"),
 ])
 def test_a_unit_is_named_in_its_rule_systems_word(lang: str, system: str | None, field: str,
                                                   unit: str | None, label: str) -> None:
     # Line and Square's seed says «подразделение», the others «отряд» (as their forms do).
     i18n.use_lang(lang)  # type: ignore[arg-type]
-    assert field_label(field, unit, system) == label
+    assert form_problem(field, "x", DOC, unit, system) == f"{label}: x"
+    assert field_label("units[2].points", "line_and_square").startswith(
+        "Подразделение 3" if lang == "ru" else "Unit 3")
 
 
 def refusal(doc: dict[str, object]) -> ValidationError:
@@ -76,12 +121,12 @@ def test_a_number_field_may_send_what_the_browser_reads_as_a_whole_number() -> N
     assert whole(Form([("f", "12.0")]), "f") == 12
     # "1_0" and "1_0.0" are 10 to Python's int() and Decimal(), and to no player.
     for bad in ("2.5", "1e400", "nan", "inf", "ten", "1e3000000000", "1_0", "1_0.0", "_1"):
-        with pytest.raises(EditError):
+        with pytest.raises(FormError):
             whole(Form([("f", bad)]), "f")
     i18n.use_lang("ru")
-    with pytest.raises(EditError) as refused:
-        whole(Form([("figures_0", "десять")]), "figures_0")
-    assert edit_problem(refused.value.field, refused.value.message, "0") == \
+    with pytest.raises(FormError) as refused:
+        whole(Form([("figures_l2", "десять")]), "figures_l2")
+    assert form_problem(refused.value.field, refused.value.message, DOC, "u7") == \
         "Отряд 1, строка 1, Фигуры: «десять» — не целое число"
 
 
@@ -90,17 +135,17 @@ def test_a_russian_editor_says_what_is_wrong_in_russian(client: TestClient) -> N
     edit(client, roster_id, op="add_unit", preset="horse_archers")
     before = version_of(client, roster_id)
     data = {"csrf": client.cookies.get("muster_csrf"), "version": str(before),
-            "op": "update_unit", "unit": "0", "troop_0": "light_horse",
-            "weapon_0": "composite_bow"}
+            "system": "chainmail", "op": "update_unit", **unit_form(
+                client, roster_id, 0, troop_0="light_horse", weapon_0="composite_bow")}
     for figures, words in (("десять", "Отряд 1, строка 1, Фигуры: «десять» — не целое число"),
                            ("0", "Отряд 1, строка 1, Фигуры: должно быть не меньше 1")):
-        answer = client.post(f"/r/{roster_id}/edit", data={**data, "figures_0": figures},
+        answer = client.post(f"/r/{roster_id}/edit", data={**data, "figures_l1": figures},
                              headers={**HX, **RU})
         assert answer.status_code == 422 and words in unescape(answer.text)
         # The problem takes the focus when it is drawn, so it is seen where the player is.
         assert 'class="problem card" role="alert" tabindex="-1" autofocus' in answer.text
     assert version_of(client, roster_id) == before
-    answer = client.post(f"/r/{roster_id}/edit", data={**data, "figures_0": "1e3"}, headers=HX)
+    answer = client.post(f"/r/{roster_id}/edit", data={**data, "figures_l1": "1e3"}, headers=HX)
     assert answer.status_code == 200
     assert document(client, roster_id)["units"][0]["lines"][0]["figures"] == 1000
 

@@ -150,8 +150,8 @@ def test_a_number_field_keeps_its_decimal_point_in_russian(client: TestClient) -
             {"class": "line_infantry", "figures": 12, "speed": 6, "points": 2.5,
              "formation": "close_order"}]}).json()
     editor = client.get(f"/r/{created['id']}/edit?key={created['edit_key']}&lang=ru").text
-    assert re.search(r'id="u0-points"[^>]* value="2\.5"', editor)
-    assert re.search(r'id="u0-cost">2,5 ', editor)
+    assert re.search(r'id="u1-points"[^>]* value="2\.5"', editor)
+    assert re.search(r'id="u1-cost">2,5 ', editor)
 
 
 # ---------------------------------------------------------------- each system's own words

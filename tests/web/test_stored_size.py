@@ -34,7 +34,7 @@ def roster(units: int) -> dict[str, Any]:
 
 def test_a_roster_too_large_to_send_back_is_refused_and_nothing_is_stored(
         small: TestClient) -> None:
-    big = roster(70)  # 3 KB sent; 9.2 KB once every field and id is written out
+    big = roster(70)  # 3 KB sent; 7.8 KB once every field is written out
     assert len(json.dumps(big)) < LIMIT
     answer = small.post("/api/v1/rosters", json=big)
     assert answer.status_code == 413 and "could not be sent back" in answer.json()["message"]
@@ -59,7 +59,7 @@ def test_every_roster_stored_comes_back_within_the_limit(small: TestClient) -> N
 
 
 def test_the_editor_refuses_the_unit_that_would_make_it_too_large(small: TestClient) -> None:
-    created = small.post("/api/v1/rosters", json=roster(50)).json()
+    created = small.post("/api/v1/rosters", json=roster(52)).json()  # 6.9 KB stored
     roster_id = created["id"]
     small.get(f"/r/{roster_id}/edit?key={created['edit_key']}")
     added = 0
@@ -68,14 +68,15 @@ def test_the_editor_refuses_the_unit_that_would_make_it_too_large(small: TestCli
         version = small.get(f"/api/v1/rosters/{roster_id}").json()["version"]
         answer = small.post(f"/r/{roster_id}/edit", headers={"HX-Request": "true"}, data={
             "csrf": small.cookies.get("muster_csrf"), "version": str(version),
-            "op": "add_unit", "figures": "1", "troop": "peasant", "weapon": "none"})
+            "system": "chainmail", "op": "add_unit", "figures": "1", "troop": "peasant",
+            "weapon": "none"})
         if answer.status_code != 200:
             break
         added += 1
     assert answer is not None and answer.status_code == 422 and 0 < added < 10
     assert "too large to store" in answer.text
     units = small.get(f"/api/v1/rosters/{roster_id}").json()["document"]["units"]
-    assert len(units) == 50 + added
+    assert len(units) == 52 + added
 
 
 @pytest.fixture

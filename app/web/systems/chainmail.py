@@ -1,4 +1,5 @@
-"""The Chainmail editor's own actions: units of lines, engines, nation and historical flags."""
+"""The Chainmail editor's forms read as edits (units of lines, engines, the nation and
+historical flags), and what its templates need beyond the roster."""
 
 from __future__ import annotations
 
@@ -8,22 +9,22 @@ from markupsafe import Markup, escape
 
 from app.domain.base import Lang
 from app.domain.chainmail import make_legal as legal
-from app.domain.chainmail.catalogue import PRESETS, TROOPS
+from app.domain.chainmail.catalogue import TROOPS
 from app.domain.chainmail.far_east import AVAILABILITY
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
 from app.domain.chainmail.pricing import cost_per_figure
 from app.domain.chainmail.roster import ChainmailRoster
 from app.domain.chainmail.standing import Standing, standing, troop_standing
-from app.domain.limits import MAX_ENGINES, MAX_LINES, MAX_UNITS
 from app.web.composition import segments
 from app.web.editing import (
-    Action,
     Document,
-    EditError,
+    Edits,
     Form,
-    at_most,
+    FormError,
     checked,
-    index,
+    line_ids,
+    present,
+    roster_settings,
     whole,
 )
 from app.web.i18n import current_lang, gettext
@@ -31,136 +32,71 @@ from app.web.i18n import current_lang, gettext
 RULESET = "chainmail"
 
 
-def update_settings(doc: Document, form: Form) -> Document:
-    if "nation" in form:
-        doc["nation"] = form["nation"]
-    doc["historical"] = checked(form, "historical")
-    doc["fortifications"] = checked(form, "fortifications")
-    return doc
+def read(action: str, argument: str, form: Form) -> Edits | None:
+    """The Chainmail forms' edits (a unit's lines by their ids), or None for an action of
+    another form."""
+    unit = form.get("unit", "")
+    if action == "settings":
+        settings = roster_settings(form) | {"historical": checked(form, "historical"),
+                                            "fortifications": checked(form, "fortifications")}
+        return [settings | ({"nation": form["nation"]} if "nation" in form else {})]
+    if action == "update_unit":
+        return [{"op": "set_unit", "unit": unit, "mercenary": checked(form, "mercenary"),
+                 "flags": form.all("flags"), **present(form, name="unit_name", note="unit_note")},
+                *({"op": "set_line", "unit": unit, "line": line,
+                   "figures": whole(form, f"figures_{line}"),
+                   **present(form, troop=f"troop_{line}", weapon=f"weapon_{line}")}
+                  for line in line_ids(form))]
+    if action == "step_figures":
+        return _steps(unit, form)
+    if action == "add_unit":
+        return [_new_unit(form)]
+    if action in ("add_line", "remove_line"):
+        return [{"op": action, "unit": unit} | ({"line": argument} if argument else {})]
+    if action == "add_engine":
+        return [{"op": "add_engine", **_engine(form)}]
+    if action == "update_engine":
+        return [{"op": "set_engine", "engine": form.get("engine", ""), **_engine(form)}]
+    if action == "remove_engine":
+        return [{"op": "remove_engine", "engine": form.get("engine", "")}]
+    if action == "make_legal":
+        return [{"op": "make_legal"}]
+    return None
 
 
-def add_unit(doc: Document, form: Form) -> Document:
-    if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", at_most(MAX_UNITS, "units"))
-    preset_id = form.get("preset", "")
-    if preset_id and preset_id not in PRESETS:
-        raise EditError("preset", f"unknown preset {preset_id[:40]!r}")
-    if preset_id:
-        preset = PRESETS[preset_id]
-        lang: Lang = "ru" if form.get("lang") == "ru" else "en"
-        name = form.get("unit_name", "").strip() or preset.name(lang)
-        unit = {"name": name, "mercenary": False, "flags": list(preset.flags), "note": "",
-                "lines": [{"troop": preset.troop, "figures": preset.figures,
-                           "weapon": preset.weapon}]}
-    else:
-        figures = whole(form, "figures", required=False)
-        if figures is None:  # left empty: the form's own default (0 is refused, not replaced)
-            figures = 10
-        unit = {"name": form.get("unit_name", "").strip(), "mercenary": False, "flags": [],
-                "note": "", "lines": [{"troop": form.get("troop", "light_foot"),
-                                       "figures": figures, "weapon": form.get("weapon", "none")}]}
-    doc["units"].append(unit)
-    return doc
-
-
-def update_unit(doc: Document, form: Form) -> Document:
-    i = index(form, "unit", len(doc["units"]))
-    unit = doc["units"][i]
-    unit["name"] = form.get("unit_name", unit["name"])
-    unit["mercenary"] = checked(form, "mercenary")
-    unit["flags"] = form.all("flags")
-    unit["note"] = form.get("unit_note", unit.get("note", ""))
-    for j, line in enumerate(unit["lines"]):
-        line["troop"] = form.get(f"troop_{j}", line["troop"])
-        line["weapon"] = form.get(f"weapon_{j}", line["weapon"])
-        figures = whole(form, f"figures_{j}")
-        line["figures"] = figures
-    return doc
-
-
-def step_figures(doc: Document, form: Form) -> Document:
-    """A folded row's figures: the numbers in its boxes, one of them a figure more or fewer
-    when its − or + was pressed (`step` "line:±1"), never under one."""
-    i = index(form, "unit", len(doc["units"]))
-    lines = doc["units"][i]["lines"]
-    for j, line in enumerate(lines):
-        if f"figures_{j}" in form:
-            line["figures"] = whole(form, f"figures_{j}")
-    where, _, by = form.get("step", "").partition(":")
-    if where:
-        j = index(Form([("line", where)]), "line", len(lines))
+def _steps(unit: str, form: Form) -> Edits:
+    """A folded row's figures: the numbers in its boxes, then one figure more or fewer in a
+    line when its − or + was pressed (`step` "<line>:±1")."""
+    made: Edits = [{"op": "set_line", "unit": unit, "line": line,
+                    "figures": whole(form, f"figures_{line}")}
+                   for line in line_ids(form) if f"figures_{line}" in form]
+    line, _, by = form.get("step", "").partition(":")
+    if line or by:
         if by not in ("1", "-1"):
-            raise EditError("step", gettext("a step is one figure more or fewer"))
-        lines[j]["figures"] = max(1, lines[j]["figures"] + int(by))
-    return doc
+            raise FormError("step", gettext("a step is one figure more or fewer"))
+        made.append({"op": "step_figures", "unit": unit, "line": line, "by": int(by)})
+    return made
 
 
-def add_line(doc: Document, form: Form) -> Document:
-    i = index(form, "unit", len(doc["units"]))
-    lines = doc["units"][i]["lines"]
-    if len(lines) >= MAX_LINES:
-        raise EditError("lines", at_most(MAX_LINES, "lines"))
-    # A second line is most often the mixed horse the rules allow: start from the next type.
-    last = lines[-1]["troop"] if lines else "light_horse"
-    pairs = {"light_horse": "medium_horse", "medium_horse": "heavy_horse",
-             "heavy_horse": "medium_horse"}
-    lines.append({"troop": pairs.get(last, last), "figures": 5, "weapon": "none"})
-    return doc
+def _new_unit(form: Form) -> dict[str, Any]:
+    """A preset's unit (named after it unless a name is typed), or one line as the form
+    gives it (its figures, troop and weapon: the domain's defaults where left empty)."""
+    name = form.get("unit_name", "").strip()
+    if form.get("preset"):
+        return {"op": "add_unit", "preset": form["preset"]} | ({"name": name} if name else {})
+    figures = whole(form, "figures", required=False)
+    line = present(form, troop="troop", weapon="weapon") | (
+        {"figures": figures} if figures is not None else {})
+    return {"op": "add_unit", "name": name, "lines": [line]}
 
 
-def remove_line(doc: Document, form: Form) -> Document:
-    i = index(form, "unit", len(doc["units"]))
-    lines = doc["units"][i]["lines"]
-    del lines[index(form, "line", len(lines))]
-    return doc
+def _engine(form: Form) -> dict[str, Any]:
+    return {"kind": form.get("kind", ""), "count": whole(form, "count"),
+            "mercenary": checked(form, "mercenary")}
 
 
-def add_engine(doc: Document, form: Form) -> Document:
-    if len(doc["engines"]) >= MAX_ENGINES:
-        raise EditError("engines", at_most(MAX_ENGINES, "engines"))
-    doc["engines"].append({"kind": form.get("kind", ""), "count": whole(form, "count"),
-                           "mercenary": checked(form, "mercenary")})
-    return doc
-
-
-def update_engine(doc: Document, form: Form) -> Document:
-    k = index(form, "engine", len(doc["engines"]))
-    doc["engines"][k] = {"kind": form.get("kind", ""), "count": whole(form, "count"),
-                         "mercenary": checked(form, "mercenary")}
-    return doc
-
-
-def remove_engine(doc: Document, form: Form) -> Document:
-    del doc["engines"][index(form, "engine", len(doc["engines"]))]
-    return doc
-
-
-def make_legal(doc: Document, form: Form) -> Document:
-    """The smallest change in figures that keeps every numeric rule (make_legal), made in
-    one step; refused in words when no change of figures can do it."""
-    roster = ChainmailRoster.model_validate(doc)
-    found = legal.make_legal(roster, "ru" if form.get("lang") == "ru" else "en")
-    if not found.possible:
-        raise EditError("make_legal", found.reason)
-    return legal.apply(roster, found.changes).model_dump(mode="json")
-
-
-ACTIONS: dict[str, Action] = {
-    "settings": update_settings,
-    "add_unit": add_unit,
-    "update_unit": update_unit,
-    "step_figures": step_figures,
-    "add_line": add_line,
-    "remove_line": remove_line,
-    "add_engine": add_engine,
-    "update_engine": update_engine,
-    "remove_engine": remove_engine,
-    "make_legal": make_legal,
-}
-
-
-# The field focused after "Add a line": the new line's first (unit i, line j).
-LINE_FIELD = "u{i}-figures-{j}"
+# The field focused after "Add a line": the new line's first.
+LINE_FIELD = "{unit}-{line}-figures"
 
 
 # Actions that change one unit only: the editor redraws just that unit.

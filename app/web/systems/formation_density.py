@@ -1,8 +1,8 @@
-"""The "Formation Density" editor's own actions: a unit's density, files and points, and its
-lines of warriors (class, weapon, count, protection, mounted, moved straight).
+"""The "Formation Density" editor's forms read as edits: a unit's density, files and points,
+and its lines of warriors (class, weapon, count, protection, mounted, moved straight).
 
 Form text becomes values here ("12,5" points are 12.5, an empty points field is "no points");
-the rule system's model then checks ranges and ids, so a bad field is refused naming it.
+the edits then check ranges and ids, so a bad field is refused naming it.
 """
 
 from __future__ import annotations
@@ -19,9 +19,17 @@ from app.domain.formation_density.catalogue import (
     takes_shield,
     weapons_of,
 )
-from app.domain.limits import MAX_LINES, MAX_UNITS
 from app.domain.text import tr
-from app.web.editing import Document, EditError, Form, checked, copied, index, whole
+from app.web.editing import (
+    Document,
+    Edits,
+    Form,
+    FormError,
+    checked,
+    line_ids,
+    present,
+    whole,
+)
 
 RULESET = "formation_density"
 LINE_FLAGS = ("shield", "armour", "mounted", "cavalry_armour", "moved_straight")
@@ -40,7 +48,7 @@ def _points(form: Form, field: str) -> int | float | None:
     if not raw:
         return None
     if not _NUMBER.fullmatch(raw):
-        raise EditError(field, tr(_lang(form), "%(raw)s is not a number of points",
+        raise FormError(field, tr(_lang(form), "%(raw)s is not a number of points",
                                   raw=repr(raw[:20])))
     value = float(raw.replace(",", "."))
     return int(value) if value.is_integer() else value
@@ -58,13 +66,13 @@ def _kit(form: Form) -> tuple[str, str]:
     if not raw:
         return form.get("class", ""), form.get("weapon", "")
     if raw not in KITS:
-        raise EditError("kit", tr(_lang(form), "not one of the choices"))
+        raise FormError("kit", tr(_lang(form), "not one of the choices"))
     line_class, _, weapon = raw.partition(":")
     return line_class, weapon
 
 
 def _line(form: Form, suffix: str) -> dict[str, Any]:
-    """One line of warriors from the form fields ending in `suffix` ("" or "_<j>")."""
+    """One line of warriors from the form fields ending in `suffix` ("" or "_<line id>")."""
     line_class, weapon = _kit(form) if suffix == "" else (form.get(f"class{suffix}", ""),
                                                           form.get(f"weapon{suffix}", ""))
     return {"class": line_class, "weapon": weapon, "count": whole(form, f"count{suffix}"),
@@ -76,59 +84,27 @@ def _profile(form: Form) -> dict[str, Any]:
             "points": _points(form, "points")}
 
 
-def add_unit(doc: Document, form: Form) -> Document:
-    if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", tr(_lang(form), "at most %(MAX_UNITS)s units",
-                                    MAX_UNITS=MAX_UNITS))
-    doc["units"].append({"name": form.get("unit_name", "").strip(), **_profile(form),
-                         "note": "", "lines": [_line(form, "")]})
-    return doc
+def read(action: str, argument: str, form: Form) -> Edits | None:
+    """The Formation Density forms' edits (a unit's lines by their ids), or None for an
+    action of another form."""
+    unit = form.get("unit", "")
+    if action == "add_unit":
+        return [{"op": "add_unit", "name": form.get("unit_name", "").strip(), **_profile(form),
+                 "lines": [_line(form, "")]}]
+    if action == "update_unit":
+        return [{"op": "set_unit", "unit": unit, **_profile(form),
+                 **present(form, name="unit_name", note="unit_note")},
+                *({"op": "set_line", "unit": unit, "line": line, **_line(form, f"_{line}")}
+                  for line in line_ids(form))]
+    if action in ("add_line", "remove_line"):
+        return [{"op": action, "unit": unit} | ({"line": argument} if argument else {})]
+    return None
 
-
-def update_unit(doc: Document, form: Form) -> Document:
-    i = index(form, "unit", len(doc["units"]))
-    unit = doc["units"][i]
-    unit["name"] = form.get("unit_name", unit["name"])
-    unit.update(_profile(form))
-    unit["note"] = form.get("unit_note", unit.get("note", ""))
-    for j, line in enumerate(unit["lines"]):
-        line.update(_line(form, f"_{j}"))
-    return doc
-
-
-def add_line(doc: Document, form: Form) -> Document:
-    i = index(form, "unit", len(doc["units"]))
-    lines = doc["units"][i]["lines"]
-    if len(lines) >= MAX_LINES:
-        raise EditError("lines", tr(_lang(form), "at most %(MAX_LINES)s lines in a unit",
-                                    MAX_LINES=MAX_LINES))
-    # A new line starts as a copy of the last one, a rank deep: the player then changes it.
-    twin = copied(lines[-1])
-    twin["count"] = min(doc["units"][i]["files"], 500)
-    lines.append(twin)
-    return doc
-
-
-def remove_line(doc: Document, form: Form) -> Document:
-    i = index(form, "unit", len(doc["units"]))
-    lines = doc["units"][i]["lines"]
-    j = index(form, "line", len(lines))
-    if len(lines) == 1:
-        raise EditError("line", tr(_lang(form), "a unit keeps at least one line; remove the unit "
-                                   "instead"))
-    del lines[j]
-    return doc
-
-
-ACTIONS = {
-    "add_unit": add_unit,
-    "update_unit": update_unit,
-    "add_line": add_line,
-    "remove_line": remove_line,
-}
 
 # Actions that change one unit only: the editor redraws just that unit.
 UNIT_ACTIONS = frozenset({"update_unit", "add_line", "remove_line"})
+# A new unit is opened to edit: its folded row cannot change it.
+NEW_UNIT_OPENS = True
 
 
 def new_document(form: Form) -> dict[str, Any]:
@@ -152,8 +128,8 @@ def exact_text(text: str) -> str:
     return str(value.numerator) if value.denominator == 1 else text
 
 
-# The field focused after "Add a line": the new line's first (unit i, line j).
-LINE_FIELD = "u{i}-count-{j}"
+# The field focused after "Add a line": the new line's first.
+LINE_FIELD = "{unit}-{line}-count"
 
 
 def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any],

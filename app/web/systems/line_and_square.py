@@ -1,7 +1,7 @@
-"""The "Line and Square" editor's own actions: one form per unit with its whole profile.
+"""The "Line and Square" editor's forms read as edits: one form per unit with its whole profile.
 
 Form text becomes values here (a blank accuracy is "no accuracy", "2,5" points are 2.5); the
-rule system's model then checks ranges and ids, so a bad field is refused naming it.
+edits then check ranges and ids, so a bad field is refused naming it.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ import re
 from typing import Any
 
 from app.domain.base import Lang
-from app.domain.limits import MAX_UNITS
 from app.domain.text import tr
-from app.web.editing import Document, EditError, Form, at_most, checked, index, whole
+from app.web.editing import Document, Edits, Form, FormError, checked, present, whole
 
 RULESET = "line_and_square"
 
@@ -24,19 +23,15 @@ def _points(form: Form, field: str) -> int | float:
     lang: Lang = "ru" if form.get("lang") == "ru" else "en"  # the page's, added by the route
     raw = form.get(field, "").strip()
     if not raw:
-        raise EditError(field, tr(lang, "points are required (0 to 100, halves allowed)"))
+        raise FormError(field, tr(lang, "points are required (0 to 100, halves allowed)"))
     if not _NUMBER.fullmatch(raw):
-        raise EditError(field, tr(lang, "%(raw)s is not a number of points", raw=repr(raw[:20])))
+        raise FormError(field, tr(lang, "%(raw)s is not a number of points", raw=repr(raw[:20])))
     value = float(raw.replace(",", "."))
     return int(value) if value.is_integer() else value
 
 
-def _profile(form: Form, formation: str) -> dict[str, Any]:
-    """The unit's fields as the document holds them (the name and note are set by callers).
-
-    `formation` stands when the form has no formation field: the add form has none, since
-    which formations a class may take is shown only once the class is chosen.
-    """
+def _profile(form: Form) -> dict[str, Any]:
+    """The unit's fields as its edits take them (`class` the form's name and the edit's)."""
     return {
         "class": form.get("class", ""),
         "figures": whole(form, "figures"),
@@ -46,34 +41,26 @@ def _profile(form: Form, formation: str) -> dict[str, Any]:
         "discipline": whole(form, "discipline"),
         "points": _points(form, "points"),
         "officer": checked(form, "officer"),
-        "formation": form.get("formation", formation),
     }
 
 
-def add_unit(doc: Document, form: Form) -> Document:
-    if len(doc["units"]) >= MAX_UNITS:
-        raise EditError("units", at_most(MAX_UNITS, "units"))
-    doc["units"].append({"name": form.get("unit_name", "").strip(), **_profile(form, "loose"),
-                         "note": form.get("unit_note", "")})
-    return doc
+def read(action: str, argument: str, form: Form) -> Edits | None:
+    """The Line and Square forms' edits, or None for an action of another form. The add form
+    has no formation (which formations a class may take is shown once the class is chosen):
+    a new unit starts in the domain's loose order."""
+    if action == "add_unit":
+        return [{"op": "add_unit", "name": form.get("unit_name", "").strip(), **_profile(form),
+                 **present(form, note="unit_note")}]
+    if action == "update_unit":
+        return [{"op": "set_unit", "unit": form.get("unit", ""), **_profile(form),
+                 **present(form, name="unit_name", note="unit_note", formation="formation")}]
+    return None
 
-
-def update_unit(doc: Document, form: Form) -> Document:
-    i = index(form, "unit", len(doc["units"]))
-    unit = doc["units"][i]
-    unit["name"] = form.get("unit_name", unit["name"])
-    unit.update(_profile(form, unit["formation"]))
-    unit["note"] = form.get("unit_note", unit.get("note", ""))
-    return doc
-
-
-ACTIONS = {
-    "add_unit": add_unit,
-    "update_unit": update_unit,
-}
 
 # Actions that change one unit only: the editor redraws just that unit.
 UNIT_ACTIONS = frozenset({"update_unit"})
+# A new unit is opened to edit: its folded row cannot change it.
+NEW_UNIT_OPENS = True
 
 
 def new_document(form: Form) -> dict[str, Any]:
