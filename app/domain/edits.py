@@ -43,6 +43,7 @@ NO_ENGINE = N_("there is no engine %(id)s")
 TOO_MANY_UNITS = N_("at most %(n)s units")
 TOO_MANY_LINES = N_("at most %(n)s lines")
 TOO_MANY_ENGINES = N_("at most %(n)s engines")
+LAST_LINE = N_("a unit keeps at least one line; remove the unit instead")
 
 
 def _op_required(schema: dict[str, Any]) -> None:
@@ -173,6 +174,33 @@ class SetUnit(Edit):
 
     def apply(self, doc: Document, lang: Lang) -> None:
         unit_of(doc, self.unit).update(self.changes())
+
+
+class SetLine(Edit):
+    """A line's fields (each system with lines names them)."""
+
+    op: Literal["set_line"] = "set_line"
+    unit: ItemId
+    line: ItemId
+
+    def apply(self, doc: Document, lang: Lang) -> None:
+        line_of(unit_of(doc, self.unit), self.line).update(self.changes())
+
+
+class RemoveLine(Edit):
+    """A line out of its unit; where a unit must keep one (`KEEPS_ONE`), not its last."""
+
+    KEEPS_ONE: ClassVar[bool] = False
+    op: Literal["remove_line"] = "remove_line"
+    unit: ItemId
+    line: ItemId
+
+    def apply(self, doc: Document, lang: Lang) -> None:
+        unit = unit_of(doc, self.unit)
+        line = line_of(unit, self.line)
+        if self.KEEPS_ONE and len(unit["lines"]) == 1:
+            raise EditError("line", LAST_LINE)
+        unit["lines"].remove(line)
 
 
 def _key(model: type[BaseModel], name: str) -> str:

@@ -111,16 +111,10 @@ class AddLine(Edit):
                               "figures": self.figures, "weapon": self.weapon})
 
 
-class SetLine(Edit):
-    op: Literal["set_line"] = "set_line"
-    unit: ItemId
-    line: ItemId
+class SetLine(common.SetLine):
     figures: Figures | None = None
     troop: TroopId | None = None  # type: ignore[valid-type]
     weapon: WeaponId | None = None  # type: ignore[valid-type]
-
-    def apply(self, doc: Document, lang: Lang) -> None:
-        line_of(unit_of(doc, self.unit), self.line).update(self.changes())
 
 
 class StepFigures(Edit):
@@ -136,14 +130,7 @@ class StepFigures(Edit):
         line["figures"] = max(1, line["figures"] + self.by)
 
 
-class RemoveLine(Edit):
-    op: Literal["remove_line"] = "remove_line"
-    unit: ItemId
-    line: ItemId
-
-    def apply(self, doc: Document, lang: Lang) -> None:
-        unit = unit_of(doc, self.unit)
-        unit["lines"].remove(line_of(unit, self.line))
+RemoveLine = common.RemoveLine
 
 
 def _engine_of(doc: Document, engine_id: str) -> Document:

@@ -5,39 +5,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, TypeAdapter
+from pydantic import ConfigDict, Discriminator, Field, TypeAdapter
 
 from app.domain import edits as common
 from app.domain.base import Lang, Whole
-from app.domain.edits import Document, Edit, EditError, line_of, room_for_line, unit_of
+from app.domain.edits import Document, Edit, room_for_line, unit_of
 from app.domain.formation_density import catalogue as cat
-from app.domain.formation_density.roster import ClassId, Points, WeaponId
+from app.domain.formation_density.roster import ClassId, Line, Points, WeaponId
 from app.domain.ids import ItemId, next_id
 from app.domain.limits import MAX_LINES
 from app.domain.names import Note, UnitName
-from app.domain.text import N_
 
 Density = Annotated[Whole, Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY)]
 Files = Annotated[Whole, Field(ge=cat.MIN_FILES, le=cat.MAX_FILES)]
 Count = Annotated[Whole, Field(ge=cat.MIN_COUNT, le=cat.MAX_COUNT)]
 _BY_ALIAS = ConfigDict(extra="forbid", frozen=True, strict=True, validate_by_name=True,
                        validate_by_alias=True, serialize_by_alias=True)
-
-LAST_LINE = N_("a unit keeps at least one line; remove the unit instead")
-
-
-class NewLine(BaseModel):
-    """A line of warriors as a new unit starts with it."""
-
-    model_config = _BY_ALIAS
-    line_class: ClassId = Field(alias="class")  # type: ignore[valid-type]
-    weapon: WeaponId  # type: ignore[valid-type]
-    count: Count
-    shield: bool = False
-    armour: bool = False
-    mounted: bool = False
-    cavalry_armour: bool = False
-    moved_straight: bool = False
 
 
 class AddUnit(Edit):
@@ -48,7 +31,7 @@ class AddUnit(Edit):
     files: Files
     points: Points = None
     note: Note = ""
-    lines: list[NewLine] = Field(min_length=1, max_length=MAX_LINES)
+    lines: list[Line] = Field(min_length=1, max_length=MAX_LINES)  # their ids are given anew
 
     def apply(self, doc: Document, lang: Lang) -> None:
         common.room_for_unit(doc)
@@ -79,11 +62,8 @@ class AddLine(Edit):
         unit["lines"].append(twin)
 
 
-class SetLine(Edit):
+class SetLine(common.SetLine):
     model_config = _BY_ALIAS
-    op: Literal["set_line"] = "set_line"
-    unit: ItemId
-    line: ItemId
     line_class: ClassId | None = Field(default=None, alias="class")  # type: ignore[valid-type]
     weapon: WeaponId | None = None  # type: ignore[valid-type]
     count: Count | None = None
@@ -93,21 +73,11 @@ class SetLine(Edit):
     cavalry_armour: bool | None = None
     moved_straight: bool | None = None
 
-    def apply(self, doc: Document, lang: Lang) -> None:
-        line_of(unit_of(doc, self.unit), self.line).update(self.changes())
 
+class RemoveLine(common.RemoveLine):
+    """Not a unit's last line: a unit of warriors has at least one."""
 
-class RemoveLine(Edit):
-    op: Literal["remove_line"] = "remove_line"
-    unit: ItemId
-    line: ItemId
-
-    def apply(self, doc: Document, lang: Lang) -> None:
-        unit = unit_of(doc, self.unit)
-        line = line_of(unit, self.line)
-        if len(unit["lines"]) == 1:
-            raise EditError("line", LAST_LINE)
-        unit["lines"].remove(line)
+    KEEPS_ONE: ClassVar[bool] = True
 
 
 FormationDensityEdit = Annotated[Union[  # noqa: UP007
