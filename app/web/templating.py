@@ -85,8 +85,7 @@ def names_list(names: list[str]) -> Markup:
 
 
 env.filters["names_list"] = names_list
-# gettext as a plain function (`t`), and with a context (`tp`, i18n.pgettext).
-env.globals["t"] = i18n.gettext
+# Templates translate with `_` alone (formatting its keywords); `tp` is gettext with a context.
 env.globals["tp"] = i18n.pgettext
 TEMPLATES = Jinja2Blocks(env=env)
 

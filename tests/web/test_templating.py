@@ -14,11 +14,10 @@ from app.web.templating import env, site_address
 
 # Markup, "%%", an apostrophe, a label with variables, and a label that is not a literal.
 SOURCE = """{{ _("“About X” is a band (for example about 50 %% is 40–60 %%)") }}
-{{ t("Points") }} {{ _("Points") }} {{ t("Unit %(n)s")|format(n=3) }} {{ _("Unit %(n)s", n=4) }}
-<a title="{{ t("Historical (keep the nation's proportions)") }}">
+{{ _("Points") }} {{ _("Unit %(n)s", n=4) }}
+<a title="{{ _("Historical (keep the nation's proportions)") }}">
 {{ _("Historical (keep the nation's proportions)") }}</a>
-{{ t(label) }}"""
-SHADOWED = """{% for t in items %}{{ t("Points") }}{% endfor %} {{ _("Points") }}"""
+{{ _(label) }}"""
 
 
 
@@ -36,12 +35,6 @@ def test_labels_are_translated_in_the_pages_language(lang: str) -> None:
     if lang == "ru":
         assert "Очки" in drawn and "Points" not in drawn
     assert "50 %" in drawn and "%%" not in drawn
-
-
-def test_a_template_naming_its_own_t_uses_its_own() -> None:
-    i18n.use_lang("ru")
-    shadowed = env.from_string(SHADOWED)
-    assert shadowed.render(items=[lambda text: f"[{text}]"]) == "[Points] Очки"
 
 
 ATTRIBUTES = """{{ d.cost }}|{{ d.items | default("none") is string }}|{{ d.missing is defined }}|\
@@ -94,7 +87,7 @@ def test_site_address_is_starlettes_base_url(scope: dict, address: str) -> None:
 
 
 CONTEXTUAL = ('{{ tp("line_and_square", "Unit %(n)s")|format(n=2) }}|'
-              '{{ t("Unit %(n)s")|format(n=2) }}')
+              '{{ _("Unit %(n)s", n=2) }}')
 
 
 @pytest.mark.parametrize("lang", LANGS)
