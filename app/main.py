@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -29,7 +29,6 @@ from app.domain.text import tr
 from app.http import errors
 from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.cross_site import CrossSiteWrites
-from app.http.deps import APP_DEPENDENCIES
 from app.http.language import lang_of
 from app.http.limits import BodySizeLimit
 from app.http.observability import RequestLog, configure_logging
@@ -66,8 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Army builder and points calculator for Chainmail and more.",
                   lifespan=storage_lifespan(settings),
                   # /docs is served by app/api/docs.py, within the CSP; no ReDoc.
-                  docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
-                  dependencies=[Depends(dependency) for dependency in APP_DEPENDENCIES])
+                  docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None)
     app.state.settings = settings
     # The site's address for the links pages write (app/web/templating.py, site_address).
     app.state.public_url = settings.public_url

@@ -36,11 +36,12 @@ from app.http.deps import (
     take_creation,
 )
 from app.http.errors import Failure, ValidationFailure
+from app.http.query import DocumentedQuery
 from app.services import events
 from app.services.errors import KeyRejected
 from app.services.records import MAX_VERSION
 
-router = APIRouter(prefix="/api/v1/events", tags=["events"])
+router = APIRouter(prefix="/api/v1/events", tags=["events"], route_class=DocumentedQuery)
 EventId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,
                               description="the event's public id")]
 _bearer = HTTPBearer(auto_error=False, scheme_name="EventKey",

@@ -44,11 +44,12 @@ from app.http.deps import (
     take_creation,
 )
 from app.http.errors import Failure, ValidationFailure, refusal_body
+from app.http.query import DocumentedQuery
 from app.services import games
 from app.services.errors import KeyRejected
 from app.services.records import MAX_VERSION
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"])
+router = APIRouter(prefix="/api/v1/games", tags=["games"], route_class=DocumentedQuery)
 GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]
 _bearer = HTTPBearer(auto_error=False, description="the game's key", scheme_name="GameKey")
 T = TypeVar("T")

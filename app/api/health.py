@@ -26,8 +26,9 @@ from app.domain.text import tr
 from app.http.deps import readiness
 from app.http.errors import Failure, refusal_body
 from app.http.language import lang_of, request_lang
+from app.http.query import DocumentedQuery
 
-router = APIRouter(tags=["operations"])
+router = APIRouter(tags=["operations"], route_class=DocumentedQuery)
 log = logging.getLogger("muster.health")
 RETRY_AFTER_SECONDS = 5
 

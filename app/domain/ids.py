@@ -69,11 +69,13 @@ def numbered(items: Any, prefix: str, loc: tuple[str | int, ...]) -> Any:
     if len(seen) == len(items):
         return items
     given: list[Any] = []
+    # Each new id is next_id(prefix, seen) as it grows: the highest number read once, then
+    # counted on (reading it again for each item made a 500-unit roster's ids quadratic).
+    number = int(next_id(prefix, seen).removeprefix(prefix))
     for item in items:
         if isinstance(item, dict | BaseModel) and _id_of(item) is None:
-            new = next_id(prefix, seen)
-            seen.add(new)
-            item = _with_id(item, new)
+            item = _with_id(item, f"{prefix}{number}")
+            number += 1
         given.append(item)
     return given
 

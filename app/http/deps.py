@@ -5,12 +5,10 @@ limit's count."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Path, Query, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -74,46 +72,6 @@ RosterId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,
 
 _bearer = HTTPBearer(auto_error=False, description="the roster's edit key",
                      scheme_name="EditKey")
-
-
-def _query_names(dependant: Any) -> frozenset[str]:
-    names = {param.alias for param in dependant.query_params}
-    for sub in dependant.dependencies:
-        names |= _query_names(sub)
-    return frozenset(names)
-
-
-# Kept on the route itself: routes are not hashable, and an id could be reused by a later
-# app's route once this one is gone.
-_KNOWN_QUERY = "_muster_query_names"
-
-
-async def documented_query_only(request: Request) -> None:
-    """Refuse query parameters an API operation does not document: a misspelt `?lnag=ru`
-    must not be silently ignored. (Pages, left out of the API description, take any: links
-    from elsewhere carry their own.) Async because it runs for every request and touches
-    nothing but the request: a plain function would cost each one a trip to a worker thread."""
-    route = request.scope.get("route")
-    if not isinstance(route, APIRoute) or not route.include_in_schema:
-        return
-    known: frozenset[str] | None = getattr(route, _KNOWN_QUERY, None)
-    if known is None:
-        known = _query_names(route.dependant)
-        setattr(route, _KNOWN_QUERY, known)
-    unknown = [name for name in request.query_params if name not in known]
-    if unknown:
-        # In the language asked for, when the request names one the operation knows.
-        lang = lang_of(request) if "lang" in known else "en"
-        allowed = ", ".join(sorted(known)) or tr(lang, "none")
-        message = tr(lang, "unknown query parameter; this operation takes: %(allowed)s",
-                     allowed=allowed)
-        raise RequestValidationError([
-            {"loc": ("query", name), "type": "extra_forbidden", "msg": message}
-            for name in dict.fromkeys(unknown)])
-
-
-# The dependencies of every route of the app, each taking the request alone.
-APP_DEPENDENCIES: tuple[Callable[[Request], Awaitable[None]], ...] = (documented_query_only,)
 
 
 def is_json(content_type: str | None) -> bool:

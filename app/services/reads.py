@@ -11,7 +11,6 @@ from sqlalchemy import bindparam
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from app.domain.stored_documents import read_stored
 from app.services.errors import RosterDeleted, RosterNotFound
 from app.services.records import RESTORE_DAYS, StoredRoster
 from app.storage.tables import (
@@ -43,7 +42,7 @@ def searched(text: str) -> str:
 
 def stored_roster(row: Roster | RosterRow) -> StoredRoster:
     return StoredRoster(
-        id=row.id, version=row.version, document=read_stored(row.document),
+        id=row.id, version=row.version, text=row.document,
         ruleset=row.ruleset, name=row.name, created_at=utc(row.created_at),
         updated_at=utc(row.updated_at), copied_from_id=row.copied_from_id,
         copied_from_version=row.copied_from_version)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import json
 import re
 import secrets
 from collections.abc import Callable
@@ -36,7 +37,7 @@ from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
-from app.services.judgements import judgement
+from app.services.judgements import document_json, judgement
 from app.services.records import StoredRoster
 from app.web import editing, i18n
 from app.web.systems import SYSTEMS
@@ -293,9 +294,12 @@ def roster_context(request: Request, stored: StoredRoster,
     language, when the caller has it already."""
     lang = i18n.request_lang(request)
     system = RULESETS[stored.ruleset]
-    evaluation = evaluation or judgement(stored, lang)
+    if evaluation is None:
+        evaluation = judgement(stored, lang)
+        doc = json.loads(document_json(stored, lang))  # no model needed: see document_json
+    else:
+        doc = stored.document.model_dump(mode="json")
     catalogue = system.catalogue()
-    doc = stored.document.model_dump(mode="json")
     return {
         "roster": stored,
         "doc": doc,

@@ -15,6 +15,8 @@ from sqlmodel import Session, col
 
 from app.domain import names
 from app.main import create_app
+from app.services import judgements
+from app.services.recent import Recent
 from app.storage.db import make_engine
 from app.storage.tables import Revision, Roster
 from tests.helpers.databases import settings_for
@@ -105,7 +107,7 @@ def test_the_pages_refuse_it_in_the_players_words(client: TestClient, headers: d
 
 
 def test_a_roster_stored_with_invisible_names_before_is_read_mended_and_so_stored_next(
-        client: TestClient) -> None:
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     roster_id = create_army(client)
     edit(client, roster_id, op="add_unit", preset="horse_archers")
     edit(client, roster_id, op="add_unit", preset="knights")
@@ -126,6 +128,7 @@ def test_a_roster_stored_with_invisible_names_before_is_read_mended_and_so_store
         engine.dispose()
 
     # Read by the release that refuses them (a process of its own: nothing kept from before).
+    monkeypatch.setattr(judgements, "_EVALUATIONS", Recent(512))
     with TestClient(create_app(client.app.state.settings)) as upgraded:  # type: ignore[attr-defined]
         upgraded.cookies = client.cookies
         check_mended(upgraded, roster_id, old)
