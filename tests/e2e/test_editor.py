@@ -304,13 +304,13 @@ def test_a_change_on_a_phone_over_slow_4g_is_on_screen_within_a_second(
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
         page.evaluate("document.body.addEventListener('htmx:afterSettle', "
                       "() => { window.settledAt = performance.now(); })")
-        page.locator("#u3-summary").click()
+        page.locator("#u4-summary").click()
         trips = []
         for figures in ("20", "21", "22"):
             started = page.evaluate("performance.now()")
             with page.expect_response(lambda r: r.request.method == "POST"):
-                page.locator("#u3-figures-0").fill(figures)
-                page.locator("#u3-figures-0").press("Tab")
+                page.locator("#u4-l1-figures").fill(figures)
+                page.locator("#u4-l1-figures").press("Tab")
             htmx_settled(page)
             trips.append(page.evaluate("window.settledAt") - started)
         print(f"one change on a phone over slow 4G: {min(trips):.0f} ms "

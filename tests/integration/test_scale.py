@@ -107,7 +107,7 @@ def large_roster(units: int = 400) -> dict[str, Any]:
     """A real roster near the 1 MiB body limit: many units with long notes."""
     document = army(name="Великая орда")
     line = document["units"][0]["lines"][0]
-    document["units"] = [{"name": f"Отряд {n}", "mercenary": False, "flags": [],
+    document["units"] = [{"id": f"u{n + 1}", "name": f"Отряд {n}", "mercenary": False, "flags": [],
                           "note": "Летописец пишет: " + "ж" * 900, "lines": [dict(line)]}
                          for n in range(units)]
     return document

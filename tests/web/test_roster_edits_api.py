@@ -345,7 +345,7 @@ def test_the_body_must_hold_one_to_a_hundred_edits_as_json(client: TestClient) -
 
 def _full(document: Document) -> Document:
     unit = document["units"][0]
-    return {**document, "units": [unit] * MAX_UNITS}
+    return {**document, "units": [{**unit, "id": f"u{n}"} for n in range(1, MAX_UNITS + 1)]}
 
 
 @pytest.mark.parametrize(("document", "edit", "field", "english", "russian"), [
