@@ -166,6 +166,6 @@ async def import_roster(request: Request, session: SessionDep, response: Respons
         return _refused(refused.detail)
     # Counted once the document is accepted, its size too: a refused one costs nothing.
     created = await run_in_threadpool(
-        rosters.create_roster, session, document,
+        rosters.create_roster, session, document, lang=lang,
         admit=lambda: take_creation(request, session))
     return created_answer(request, created, lang, response)

@@ -168,7 +168,7 @@ def create_roster(request: Request, session: SessionDep, response: Response,
     """Store a roster. The answer holds the edit key, once: keep `edit_url`, share `view_url`."""
     # Counted once the document is accepted, its size too: a refused one costs nothing.
     created = rosters.create_roster(
-        session, document, admit=lambda: take_creation(request, session))
+        session, document, lang=lang, admit=lambda: take_creation(request, session))
     return created_answer(request, created, lang, response)
 
 
@@ -247,7 +247,7 @@ def copy_roster(roster_id: RosterId, request: Request, session: SessionDep, resp
     """A new roster with its own id and edit key, from the current version of a readable one."""
     rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
     take_creation(request, session)
-    created = rosters.copy_roster(session, roster_id)
+    created = rosters.copy_roster(session, roster_id, lang=lang)
     return created_answer(request, created, lang, response)
 
 

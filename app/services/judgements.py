@@ -41,6 +41,12 @@ def judged(roster: StoredRoster, lang: Lang) -> Judged:
     return _EVALUATIONS.get((roster.id, roster.version, lang), make)
 
 
+def keep(roster: StoredRoster, lang: Lang, evaluation: Evaluation) -> None:
+    """Keep `evaluation`, made in `lang` of the document just stored as `roster` (its text
+    written from the validated document), so that the answer does not make it again."""
+    _EVALUATIONS.get((roster.id, roster.version, lang), lambda: Judged(evaluation, None))
+
+
 def judgement(roster: StoredRoster, lang: Lang) -> Evaluation:
     """The stored roster priced and judged in `lang`. Read it; never change it."""
     return judged(roster, lang).evaluation

@@ -23,7 +23,10 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.domain import Evaluation, get_ruleset
+from app.domain.base import Lang
 from app.domain.stored_documents import DOCUMENT as _DOCUMENT
+from app.domain.system import RuleSystem
+from app.services import judgements
 from app.services.devices import bound_readers, editable_roster, lock_devices
 from app.services.errors import (
     DocumentTooLarge,
@@ -95,14 +98,18 @@ SUMMARY_COLUMNS = ("name", "search_name", "ruleset", "nation", "total", "points_
                    "verdict")
 
 
+def _system(document: BaseModel) -> RuleSystem:
+    system = get_ruleset(str(document.ruleset))  # type: ignore[attr-defined]
+    if system is None:  # the document type only admits known rule systems
+        raise ValueError(f"unknown ruleset {document.ruleset!r}")  # type: ignore[attr-defined]
+    return system
+
+
 def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[str, Any]:
     """The columns a list sorts and searches by, derived from the document (and from its
     evaluation in any language, when the caller has one already)."""
     ruleset = str(document.ruleset)  # type: ignore[attr-defined]
-    system = get_ruleset(ruleset)
-    if system is None:  # the document type only admits known rule systems
-        raise ValueError(f"unknown ruleset {ruleset!r}")
-    evaluation = evaluation or system.evaluate(document, "en")
+    evaluation = evaluation or _system(document).evaluate(document, "en")
     result = evaluation.result
     name = column_text(str(document.name))  # type: ignore[attr-defined]
     return {
@@ -116,13 +123,15 @@ def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[
     }
 
 
-def create_roster(session: Session, document: Any, *,
+def create_roster(session: Session, document: Any, *, lang: Lang = "en",
                   copied_from: tuple[str, int] | None = None,
                   admit: Callable[[], None] | None = None) -> Created:
-    """Store a new roster. `admit` runs once the document is accepted, just before it is
-    stored, and stops the creation by raising: the creation limit (creation_limit.py) counts
-    there, so a document refused for its content or size costs the client nothing."""
+    """Store a new roster, evaluated once, in `lang` (the answer's language), and kept for the
+    answer. `admit` runs once the document is accepted, just before it is stored, and stops
+    the creation by raising: the creation limit (creation_limit.py) counts there, so a
+    document refused for its content or size costs the client nothing."""
     doc = _document(document)
+    evaluation = _system(doc).evaluate(doc, lang)
     text = doc.model_dump_json()
     _fits(limits_of(session), text)
     if admit is not None:
@@ -133,12 +142,13 @@ def create_roster(session: Session, document: Any, *,
                  document=text, created_at=now, updated_at=now,
                  copied_from_id=copied_from[0] if copied_from else None,
                  copied_from_version=copied_from[1] if copied_from else None,
-                 **_summary(doc))
+                 **_summary(doc, evaluation))
     with _transaction(session, write=True):
         session.add(row)
         session.flush()  # the roster row first: the revision refers to it
         session.add(RevisionRow(roster_id=row.id, version=1, created_at=now, document=text))
         stored = stored_roster(row)
+    judgements.keep(stored, lang, evaluation)
     return Created(stored, key)
 
 
@@ -357,7 +367,8 @@ def _forget_browsers_of(session: Session, purged: Any) -> None:
         col(Device.id).in_(theirs), ~elsewhere.exists()))
 
 
-def copy_roster(session: Session, roster_id: str) -> Created:
+def copy_roster(session: Session, roster_id: str, *, lang: Lang = "en") -> Created:
     """A new roster (new id, new key) holding the current document of a readable one."""
     source = get_roster(session, roster_id)
-    return create_roster(session, source.document, copied_from=(source.id, source.version))
+    return create_roster(session, source.document, lang=lang,
+                         copied_from=(source.id, source.version))

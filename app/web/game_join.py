@@ -89,8 +89,8 @@ async def join(request: Request, game_id: str, form: PostedData,
 
 
 def _imported(request: Request, session: Any, model: Any) -> str:
-    created = rosters.create_roster(
-        session, model, admit=lambda: take_creation(request, session))
+    created = rosters.create_roster(session, model, lang=i18n.request_lang(request),
+                                    admit=lambda: take_creation(request, session))
     remember_roster(request, session, created.roster.id, by_key=True)  # this browser made it
     return created.roster.id
 

@@ -85,7 +85,7 @@ def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
         return _home(request, session, 422, form=form,
                      error=problem_text(exc.errors(), system=ruleset))
     take_creation(request, session)
-    created = rosters.create_roster(session, model)
+    created = rosters.create_roster(session, model, lang=i18n.request_lang(request))
     remember_roster(request, session, created.roster.id)
     # The key is shown once, on the editor, right after creation.
     return open_created(request, created)
@@ -124,8 +124,8 @@ def _import_refused(request: Request, session: Session, refused: ImportRefused) 
 def _import(request: Request, session: Session, model: Any) -> Response:
     try:
         # Counted once the roster is accepted, its size too: a refused file costs nothing.
-        created = rosters.create_roster(
-            session, model, admit=lambda: take_creation(request, session))
+        created = rosters.create_roster(session, model, lang=i18n.request_lang(request),
+                                        admit=lambda: take_creation(request, session))
     except DocumentTooLarge:
         return refuse(request, 413, i18n.gettext(
             "This roster is too large to store: it could not be sent back as read or "

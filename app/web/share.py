@@ -75,6 +75,6 @@ def copy(request: Request, roster_id: RosterAddress, form: PostedForm,
          session: SessionDep) -> Response:
     rosters.get_roster(session, roster_id)  # a missing roster is 404, not a creation
     take_creation(request, session)
-    created = rosters.copy_roster(session, roster_id)
+    created = rosters.copy_roster(session, roster_id, lang=i18n.request_lang(request))
     remember_roster(request, session, created.roster.id)
     return open_created(request, created)

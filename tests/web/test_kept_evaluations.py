@@ -32,7 +32,6 @@ def evaluations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 def test_a_version_read_again_is_not_evaluated_again(
         client: TestClient, evaluations: list[tuple[str, str]]) -> None:
     roster = client.post("/api/v1/rosters", json=army("Орда")).json()
-    assert ("Орда", "en") in evaluations  # for the creation and its answer
     evaluations.clear()
     first = client.get(f"/api/v1/rosters/{roster['id']}").json()
     assert first["result"] == roster["result"]
@@ -42,6 +41,18 @@ def test_a_version_read_again_is_not_evaluated_again(
     client.get(f"/api/v1/rosters/{roster['id']}?lang=ru")
     assert client.get(f"/r/{roster['id']}?lang=ru").status_code == 200
     assert evaluations == [("Орда", "ru")]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_creation_is_evaluated_once_in_its_answers_language(
+        client: TestClient, evaluations: list[tuple[str, str]], lang: str) -> None:
+    made = client.post(f"/api/v1/rosters?lang={lang}", json=army("Орда"))
+    assert made.status_code == 201 and made.json()["result"]["total"] > 0
+    assert evaluations == [("Орда", lang)]
+    evaluations.clear()
+    copied = client.post(f"/api/v1/rosters/{made.json()['id']}/copy?lang={lang}")
+    assert copied.status_code == 201 and copied.json()["result"] == made.json()["result"]
+    assert evaluations == [("Орда", lang)]
 
 
 def test_a_change_is_judged_anew(client: TestClient, evaluations: list[tuple[str, str]]) -> None:
