@@ -18,7 +18,7 @@ from urllib.parse import parse_qs
 from jinja2 import Environment, FileSystemLoader, Undefined, pass_context
 from jinja2.runtime import Context
 from jinja2_fragments.fastapi import Jinja2Blocks
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
@@ -139,36 +139,6 @@ def day(moment: datetime) -> str:
 
 env.filters.update(points=points, points_value=points_value, fixed=fixed, decimal=decimal,
                    day=day)
-
-
-def options(names: dict[str, str], selected: str, blank: str | None = None) -> Markup:
-    """<option> elements for a catalogue select, `selected` marked.
-
-    Written in Python rather than a template loop: the editor draws a few of these per unit,
-    and on a 100-unit roster the template loops were most of each change's server time.
-    """
-    parts = []
-    for value, label in names.items():
-        text = blank if (blank is not None and value == "none") else label
-        mark = " selected" if value == selected else ""
-        parts.append(f'<option value="{escape(value)}"{mark}>{escape(text)}</option>')
-    return Markup("".join(parts))
-
-
-def flag_boxes(prefix: str, names: dict[str, str], checked: list[str]) -> Markup:
-    """Checkbox + label pairs for a unit's special-rule flags (see `options` for why)."""
-    parts = []
-    for value, label in names.items():
-        ident = escape(f"{prefix}-flag-{value}")
-        mark = " checked" if value in checked else ""
-        parts.append(f'<span class="check"><input id="{ident}" type="checkbox" '
-                     f'name="flags" value="{escape(value)}"{mark}>'
-                     f'<label for="{ident}">{escape(label)}</label></span>')
-    return Markup("".join(parts))
-
-
-env.globals["options"] = options
-env.globals["flag_boxes"] = flag_boxes
 
 
 @pass_context

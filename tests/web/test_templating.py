@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from jinja2 import Environment, UndefinedError
+from jinja2 import UndefinedError
 from starlette.requests import Request
 
 from app.domain.base import LANGS
@@ -37,29 +37,12 @@ def test_labels_are_translated_in_the_pages_language(lang: str) -> None:
     assert "50 %" in drawn and "%%" not in drawn
 
 
-ATTRIBUTES = """{{ d.cost }}|{{ d.items | default("none") is string }}|{{ d.missing is defined }}|\
-{{ d.keys() | list | length }}|{{ o.real }}|{{ n.cost }}"""
-
-
-class _Dict(dict):  # type: ignore[type-arg]
-    """A dict subclass may have attributes of its own: Jinja's own lookup order holds."""
-
-    cost = "attribute"
-
-
-def test_attribute_lookup_on_dicts_reads_as_jinja_does() -> None:
-    # The shortcut for plain dicts (app/web/templating.py) must give what Jinja gives:
-    # keys for names, methods for a dict's own method names (even with a key of that name),
-    # undefined for what is neither, and attributes first on anything else.
-    context = {"d": {"cost": 7, "items": "a key", "keys": "a key"}, "o": 3,
-               "n": _Dict(cost="key")}
-    plain = Environment(autoescape=True).from_string(ATTRIBUTES).render(context)
-    assert env.from_string(ATTRIBUTES).render(context) == plain == "7|False|False|3|3|attribute"
-
-
 def test_drawn_option_lists_mark_the_selected_value_each_time() -> None:
     # Each call marks its own selection and escapes the names.
-    from app.web.templating import options
+    macros = env.get_template("rosters/_macros.html").module
+
+    def options(names: dict[str, str], selected: str, blank: str | None = None) -> str:
+        return str(macros.options(names, selected, blank))  # type: ignore[attr-defined]
 
     names = {"a": "<A>", "none": "nothing", "b": "B"}
     for _ in range(2):

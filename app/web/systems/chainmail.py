@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from markupsafe import Markup, escape
-
 from app.domain.base import Lang
 from app.domain.chainmail import make_legal as legal
 from app.domain.chainmail.catalogue import TROOPS
@@ -158,9 +156,9 @@ def has_standing(nation: str) -> bool:
         isinstance(rule, NoneRule) for rule in NATIONAL_RULES.get(nation, ()))
 
 
-def standing_options(nation: str, kind: str, names: dict[str, str], line: dict[str, Any],
-                     flags: list[str], blank: str | None = None) -> Markup:
-    """The <option>s of a line's troop type (kind "troop") or weapon ("weapon"), each saying
+def standing_labels(nation: str, kind: str, names: dict[str, str], line: dict[str, Any],
+                    flags: list[str], blank: str | None = None) -> dict[str, str]:
+    """The labels of a line's troop types (kind "troop") or weapons ("weapon"), each saying
     how it stands in the nation's army before the player picks it: a troop as its best line
     ("Medium Horse — only with a lance"; Table 18's with the line's weapon: "Heavy Foot —
     Table 18: some"), a weapon with the line's troop ("Javelins — not in this army")."""
@@ -168,7 +166,7 @@ def standing_options(nation: str, kind: str, names: dict[str, str], line: dict[s
     far_east = nation in AVAILABILITY
     knights = "knights" in flags
     lang = current_lang()
-    parts = []
+    labels = {}
     for value, label in names.items():
         text = blank if (blank is not None and value == "none") else label
         if kind == "troop" and not far_east:
@@ -177,11 +175,8 @@ def standing_options(nation: str, kind: str, names: dict[str, str], line: dict[s
             troop, weapon = (value, line["weapon"]) if kind == "troop" else (line["troop"], value)
             stands = standing(nation, troop, weapon, knights)
             said = words[stands] if stands != "yes" or far_east else ""
-        if said:
-            text = f"{text} — {said}"
-        mark = " selected" if value == line[kind] else ""
-        parts.append(f'<option value="{escape(value)}"{mark}>{escape(text)}</option>')
-    return Markup("".join(parts))
+        labels[value] = f"{text} — {said}" if said else text
+    return labels
 
 
 def unit_standing(nation: str, unit: dict[str, Any]) -> str:
@@ -224,7 +219,7 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
             "flags_for": lambda unit: applicable_flags(nation, unit), "flag_names": flag_names,
             "with_standing": has_standing(nation),
             "own_presets": own_presets(nation, catalogue["presets"]), "preset_cost": preset_cost,
-            "standing_options": lambda *args, **kw: standing_options(nation, *args, **kw),
+            "standing_labels": lambda *args, **kw: standing_labels(nation, *args, **kw),
             # Asked for, not drawn with every page: the solver takes longer than all the rest
             # of a change (the editor's `?suggest=1`, web/editor.py).
             "suggest": lambda: _suggestion(doc, result, lang)}
