@@ -25,7 +25,7 @@ from app.storage import db
 
 def open_session(request: Request) -> Session:
     """A session on the app's engine that carries its storage limits (StorageLimits, built
-    once by create_app): get_session's, and the editor's forms' (pages.roster_form)."""
+    once by create_app): get_session's."""
     engine = getattr(request.app.state, "engine", None)
     if engine is None:
         raise RuntimeError("the database is opened by the app's lifespan; start the app first")

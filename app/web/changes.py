@@ -1,9 +1,10 @@
 """The editor's changes (`POST /r/{id}/edit`): a form of the editor read as edits and made by
 the one service for every change (app/services/edits.py), or an undo.
 
-Read on the event loop; the edits made, stored and drawn in one worker thread, the roster read
-once: the form says its rule system (a hidden `system` field), so that it can be read as edits
-before the roster is. A refused change reads the roster again, to draw it with the problem."""
+The form is read and its CSRF field checked on the event loop (PostedForm); the edits made,
+stored and drawn in one worker thread, the roster read once: the form says its rule system (a
+hidden `system` field), so that it can be read as edits before the roster is. A refused change
+reads the roster again, to draw it with the problem."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from sqlmodel import Session
 from app.domain import Evaluation
 from app.domain.base import Lang
 from app.domain.edits import EditError
+from app.http.deps import SessionDep
 from app.services import devices
 from app.services import edits as service
 from app.services.errors import (
@@ -34,16 +36,14 @@ from app.web import editing, i18n
 from app.web.editing import Edits, Form, FormError
 from app.web.editor import editing_context
 from app.web.pages import (
-    CSRF_COOKIE,
     DEVICE_COOKIE,
-    csrf_ok,
-    expired_form,
+    PostedForm,
+    RosterAddress,
     gone_roster,
     not_editable,
     page,
     redirect,
     roster_context,
-    roster_form,
 )
 from app.web.problems import edit_problem, form_problem
 from app.web.systems import SYSTEMS
@@ -57,43 +57,11 @@ _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a unit's id, safe in an address's an
 
 
 @router.post("/r/{roster_id}/edit")
-async def edit(request: Request, roster_id: str) -> Response:
-    # The form is read on the event loop; storing and drawing run in one worker thread, so a
-    # write waiting for the database never holds up other requests.
-    return await roster_form(request, roster_id, _edit)
-
-
-class _Posted(NamedTuple):
-    """An editor's change as posted, its right to be made proved as far as the form can."""
-
-    form: Form  # with the page's language, in which new units are named
-    lang: Lang
-    token: str  # the browser's device token: its right to edit is proved by the write
-    expected: int  # the version the page shows
-    action: str  # what was pressed: the form's `op`, or its button's `action`
-
-
-def _posted_change(request: Request, form: Form) -> _Posted | None:
-    """The change, or None for a form that is not this site's page's (CSRF)."""
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return None
-    try:
-        # htmx sends the page's current version (kept fresh out of band) as version_now; a
-        # plain form sends the version it was drawn at.
-        expected = int(form.get("version_now") or form.get("version", ""))
-    except ValueError:
-        expected = -1
-    lang = i18n.request_lang(request)
-    return _Posted(Form([*form.items_list(), ("lang", lang)]), lang,
-                   request.cookies.get(DEVICE_COOKIE, ""), expected, editing.pressed(form)[0])
-
-
-def _edit(request: Request, session: Session, roster_id: str, form: Form) -> Response:
+def edit(request: Request, roster_id: RosterAddress, form: PostedForm,
+         session: SessionDep) -> Response:
     """The editor's change, in a worker thread: the form's edits made by the edit service
     (which proves the browser's right and the page's version), or its undo."""
     change = _posted_change(request, form)
-    if change is None:
-        return expired_form(request)
     edits: Edits = []
     undo_to: int | None = None  # after an undo, where the next one goes back to
     try:
@@ -112,6 +80,28 @@ def _edit(request: Request, session: Session, roster_id: str, form: Form) -> Res
     except (FormError, EditError, ValidationError, DocumentTooLarge) as refused:
         return _refused(request, session, roster_id, change, edits, refused)
     return _answer(request, change, done.roster, done.evaluation, None, 200, undo_to)
+
+
+class _Posted(NamedTuple):
+    """An editor's change as posted (its CSRF field checked by PostedForm)."""
+
+    form: Form  # with the page's language, in which new units are named
+    lang: Lang
+    token: str  # the browser's device token: its right to edit is proved by the write
+    expected: int  # the version the page shows
+    action: str  # what was pressed: the form's `op`, or its button's `action`
+
+
+def _posted_change(request: Request, form: Form) -> _Posted:
+    try:
+        # htmx sends the page's current version (kept fresh out of band) as version_now; a
+        # plain form sends the version it was drawn at.
+        expected = int(form.get("version_now") or form.get("version", ""))
+    except ValueError:
+        expected = -1
+    lang = i18n.request_lang(request)
+    return _Posted(Form([*form.items_list(), ("lang", lang)]), lang,
+                   request.cookies.get(DEVICE_COOKIE, ""), expected, editing.pressed(form)[0])
 
 
 def _form_edits(form: Form) -> Edits:

@@ -22,23 +22,25 @@ from app.services.errors import (
     UnknownDevice,
 )
 from app.services.records import RESTORE_DAYS
-from app.web import editing, i18n
+from app.web import i18n
 from app.web.deletion import restorable_page
 from app.web.pages import (
     DEVICE_COOKIE,
     NEW_KEY_COOKIE,
+    PostedForm,
+    RosterAddress,
     browser_device,
     cookie_flags,
+    editing_device,
     gone_roster,
-    granted_device,
     missing_roster,
     no_such_id,
+    not_editable,
     page,
     redirect,
     refuse,
     remember_roster,
     roster_context,
-    roster_form,
     show_key_once,
 )
 from app.web.templating import is_htmx
@@ -163,16 +165,12 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
 
 
 @router.post("/r/{roster_id}/link")
-async def new_link(request: Request, roster_id: str) -> Response:
+def new_link(request: Request, roster_id: RosterAddress, form: PostedForm,
+             session: SessionDep) -> Response:
     """A new edit link for an owner editing in this browser; the old link stops working."""
-    return await roster_form(request, roster_id, _new_link)
-
-
-def _new_link(request: Request, session: Session, roster_id: str,
-              form: editing.Form) -> Response:
-    device_id, refused = granted_device(request, session, roster_id, form)
-    if refused is not None:
-        return refused
+    device_id = editing_device(request, session, roster_id)
+    if device_id is None:
+        return not_editable(request)
     try:
         key = rosters.new_edit_key(session, roster_id, keep_device=device_id)
     except RosterNotFound as error:

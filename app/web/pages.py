@@ -15,21 +15,19 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.domain import RULESETS, Evaluation, get_ruleset
 from app.domain.base import Lang
 from app.http.cross_site import same_origin
-from app.http.deps import ROSTER_ID, open_session
+from app.http.deps import ROSTER_ID
 from app.services import devices, rosters
 from app.services.creation_limit import CreationRefused
 from app.services.errors import (
@@ -199,27 +197,6 @@ def unreadable_form(request: Request, refused: ValueError) -> Response:
         "This form could not be read. Reload the page and try again."))
 
 
-async def roster_form(request: Request, roster_id: str,
-                      work: Callable[..., Response]) -> Response:
-    """The editor's forms (changes.py, editor.py), which check their CSRF field themselves:
-    `work(request, session, roster_id, form)` in one trip to a worker thread, with a session
-    opened and closed there. An id that cannot name a roster is answered at once, a form that
-    cannot be read refused, before anything is read from the database. (The other pages take
-    RosterAddress, PostedForm and SessionDep.)"""
-    if no_such_id(roster_id):
-        return missing_roster(request)
-    try:
-        form = _fields(await read_multipart(request))
-    except (editing.TooManyFields, editing.UnreadableForm) as refused:
-        return unreadable_form(request, refused)
-
-    def run() -> Response:
-        with open_session(request) as session:
-            return work(request, session, roster_id, form)
-
-    return await run_in_threadpool(run)
-
-
 def refuse(request: Request, status: int, message: str, roster_id: str | None = None) -> Response:
     """A refusal page; with `roster_id`, it links the roster's share view, where anyone may
     read it and copy it to their own rosters."""
@@ -311,17 +288,6 @@ def roster_context(request: Request, stored: StoredRoster,
         "share_url": f"{site_address(request)}/r/{stored.id}",
         **SYSTEMS[stored.ruleset].page_context(doc, evaluation.result, catalogue, lang),
     }
-
-
-def granted_device(request: Request, session: Session, roster_id: str,
-             form: editing.Form) -> tuple[int | None, Response | None]:
-    """For a form of the editor's that only a browser that may edit the roster can send (a
-    new edit link): this browser's device, or None with the refusal of one that may not: an
-    expired form (no CSRF field of this site's) or a browser without the right."""
-    if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), form.get("csrf")):
-        return None, expired_form(request)
-    device_id = editing_device(request, session, roster_id)
-    return device_id, None if device_id is not None else not_editable(request)
 
 
 def editing_device(request: Request, session: Session, roster_id: str) -> int | None:

@@ -22,7 +22,7 @@ from app.domain.chainmail.roster import (
     WeaponId,
 )
 from app.domain.edits import Document, Edit, EditError, line_of, room_for_line, unit_of
-from app.domain.ids import ItemId, next_id, with_ids
+from app.domain.ids import ItemId, next_id
 from app.domain.names import Note, UnitName
 
 PresetId = Literal.__getitem__(tuple(PRESETS))  # type: ignore[attr-defined]
@@ -175,17 +175,18 @@ class RemoveEngine(Edit):
 
 class MakeLegal(Edit):
     """The smallest change in figures that keeps every numeric rule (make_legal.py), made in
-    one step; refused, with the reason in words, when no change of figures can do it."""
+    one step as the very edits `suggested` offers (so the page's "Make these changes" and a
+    client's PATCH of the API's suggestion make the same roster); refused, with the reason in
+    words, when no change of figures can do it."""
 
     op: Literal["make_legal"] = "make_legal"
 
     def apply(self, doc: Document, lang: Lang) -> None:
-        roster = ChainmailRoster.model_validate(doc)
-        found = legal.make_legal(roster, lang)
+        found, made = suggested(ChainmailRoster.model_validate(doc), lang)
         if not found.possible:
             raise EditError("op", _SAID, reason=found.reason)
-        doc.clear()
-        doc.update(with_ids(legal.apply(roster, found.changes).model_dump(mode="json")))
+        for edit in made:
+            edit.apply(doc, lang)
 
 
 def suggested(roster: ChainmailRoster, lang: Lang) -> tuple[legal.Suggestion, list[Edit]]:
