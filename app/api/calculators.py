@@ -22,7 +22,7 @@ from app.domain.formation_density import catalogue as fd_cat
 from app.domain.formation_density import shooting as sh
 from app.domain.formation_density.result import MeleeResult
 from app.domain.line_and_square import catalogue as ls_cat
-from app.domain.line_and_square.order_test import OrderTestQuery, chance_json
+from app.domain.line_and_square.orders import OrderTestQuery, chance_json
 from app.domain.line_and_square.roster import FormationId
 from app.domain.text import ntr, tr
 from app.http.cross_site import CROSS_SITE_ANSWER

@@ -11,7 +11,7 @@ from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square import edits
 from app.domain.line_and_square.actions import allowed_actions
 from app.domain.line_and_square.break_points import BreakPoints, break_points
-from app.domain.line_and_square.order_test import OrderTest, chance_json, unit_chances
+from app.domain.line_and_square.orders import OrderTest, chance_json, unit_chances
 from app.domain.line_and_square.result import LineAndSquareResult
 from app.domain.line_and_square.roster import LineAndSquareRoster, Unit
 from app.domain.line_and_square.square import square_rules

@@ -15,7 +15,7 @@ from starlette.responses import Response
 from app.domain import get_ruleset
 from app.domain.base import Lang
 from app.domain.line_and_square import catalogue as cat
-from app.domain.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
+from app.domain.line_and_square.orders import FACES, OrderTestQuery, chance_json, passes
 from app.domain.line_and_square.square import square_rules
 from app.domain.line_and_square.validation import RULE_TITLES
 from app.domain.text import tr
