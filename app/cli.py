@@ -13,7 +13,7 @@ from pathlib import Path
 from app import settings_check
 from app.config import get_settings
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 
 DESCRIPTION = """Muster: an army builder and points calculator for Chainmail and other
 historical miniature wargames, served as a web site. `muster serve` starts it."""

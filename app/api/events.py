@@ -22,7 +22,7 @@ from app.domain import RosterDocument
 from app.domain.base import Lang, whole_in
 from app.domain.events import EventRules
 from app.domain.names import RosterName
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.exports.event_lists import judged_json, lists_csv
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import (

@@ -31,7 +31,7 @@ from app.domain.game.summary import game_json
 from app.domain.game.tables import PEASANT_ENEMIES
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.roster import FormationId
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import (
     NOT_JSON_ANSWER,

@@ -35,7 +35,7 @@ from app.domain import RULESETS
 from app.domain.base import Lang, points_json
 from app.domain.edits import EditError
 from app.domain.field_errors import field_path
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http import conditional
 from app.http.deps import KeyedRosterId, LangDep, RosterId, SessionDep, json_body, refusal
 from app.http.errors import Failure, refusal_body

@@ -26,7 +26,7 @@ from app.api.models import (
 )
 from app.domain import RosterDocument
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http import conditional
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import (

@@ -15,7 +15,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
 from app.domain.named import Named
-from app.domain.text import ptr
+from app.domain.translations import ptr
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http.errors import Failure
 from app.http.language import lang_of
 from app.services import rosters

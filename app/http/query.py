@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 
 
 def query_names(dependant: Dependant) -> frozenset[str]:

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
-from app.domain.words import counted
+from app.domain.translations import counted
 from app.http.deps import SessionDep
 from app.services import devices, opening, rosters
 from app.services.errors import (

@@ -19,7 +19,7 @@ from app.domain.base import Lang, decimal_text
 from app.domain.chainmail.roster import VALUE_ERRORS
 from app.domain.edits import EditError
 from app.domain.field_errors import describe
-from app.domain.text import N_
+from app.domain.translations import N_
 from app.web.editing import Document
 from app.web.i18n import current_lang, gettext, pgettext
 

@@ -19,8 +19,7 @@ from app.domain import RULESETS
 from app.domain.bands import Span, figures_of
 from app.domain.chainmail import figure_sizes, siege
 from app.domain.named import Named
-from app.domain.text import catalogue, tr
-from app.domain.words import counted
+from app.domain.translations import catalogue, counted, tr
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "app").rglob("*.py"))

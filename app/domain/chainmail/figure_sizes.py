@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from app.domain.named import Named
-from app.domain.text import N_
+from app.domain.translations import N_
 
 SEED_SCALES = (30, 40)
 MIN_SCALE, MAX_SCALE = 5, 120

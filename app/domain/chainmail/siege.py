@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, create_mo
 
 from app.domain.base import Whole
 from app.domain.named import Named
-from app.domain.text import N_, NP_
+from app.domain.translations import N_, NP_
 
 RAM_DAMAGE = 2
 DISABLE_AT = 9  # on 2d6
