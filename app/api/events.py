@@ -21,7 +21,7 @@ from app.api.rosters import site
 from app.domain import RosterDocument
 from app.domain.base import Lang, whole_in
 from app.domain.events import EventRules
-from app.domain.names import RosterName
+from app.domain.player_text import RosterName
 from app.domain.translations import tr
 from app.exports.event_lists import judged_json, lists_csv
 from app.http.cross_site import CROSS_SITE_ANSWER

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.domain import limits
 from app.domain.base import Lang, Whole, whole_in
 from app.domain.ids import ItemId, next_id, numbered
-from app.domain.names import Note, RosterName, UnitName
+from app.domain.player_text import Note, RosterName, UnitName
 from app.domain.translations import N_, tr
 
 Document = dict[str, Any]  # a roster as its model dumps it to JSON data, changed in place

@@ -21,7 +21,7 @@ from app.services.records import StoredRoster
 class Judged(NamedTuple):
     evaluation: Evaluation
     # The document as the app writes it now, when its stored text is not that (stored before
-    # a rule of its form: app.domain.names.mended); None when the stored text is it.
+    # a rule of its form: app.domain.player_text.mended); None when the stored text is it.
     rewritten: str | None
 
 

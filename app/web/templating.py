@@ -26,7 +26,7 @@ from starlette.types import Scope
 
 from app.domain import RULESETS
 from app.domain.base import decimal_text
-from app.domain.names import balanced
+from app.domain.player_text import balanced
 from app.services.recent import Recent
 from app.web import i18n
 
@@ -51,7 +51,7 @@ class Unwritten(Undefined):
 # the request's language (i18n.gettext reads it, set by `render`).
 def _finalize(value: Any) -> Any:
     """Every value a template writes: a player's text loses the direction controls it leaves
-    open (app/domain/names.py: balanced), so none reaches past its element; markup is ours."""
+    open (app/domain/player_text.py: balanced), so none reaches past its element; markup is ours."""
     return balanced(value) if type(value) is str else value
 
 
