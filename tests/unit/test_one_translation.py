@@ -17,8 +17,8 @@ from babel.messages.pofile import read_po
 
 from app.domain import RULESETS
 from app.domain.bands import Span, figures_of
+from app.domain.catalogue_entries import Named
 from app.domain.chainmail import figure_sizes, siege
-from app.domain.named import Named
 from app.domain.translations import catalogue, counted, tr
 
 ROOT = Path(__file__).resolve().parents[2]

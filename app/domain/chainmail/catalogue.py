@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from app.domain.named import Named
+from app.domain.catalogue_entries import Named
 from app.domain.translations import N_, NP_
 
 TroopClass = Literal["foot", "horse"]

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from app.domain.base import Lang, points_json
+from app.domain.catalogue_entries import named
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square import edits
 from app.domain.line_and_square.actions import allowed_actions
@@ -16,7 +17,6 @@ from app.domain.line_and_square.result import LineAndSquareResult
 from app.domain.line_and_square.roster import LineAndSquareRoster, Unit
 from app.domain.line_and_square.square import square_rules
 from app.domain.line_and_square.validation import assess, points_limit, validate
-from app.domain.named import named
 from app.domain.system import Evaluation, RuleSystem
 
 

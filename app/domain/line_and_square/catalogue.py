@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.domain.named import Named
+from app.domain.catalogue_entries import Named
 from app.domain.translations import N_, NP_
 
 RULESET_ID = "line_and_square"
