@@ -98,7 +98,7 @@ def purge(args: argparse.Namespace) -> int:
     from sqlmodel import Session
 
     from app.services import rosters
-    from app.services.records import RESTORE_DAYS
+    from app.services.stored_rosters import RESTORE_DAYS
     from app.storage import db
 
     settings = settings_check.load()

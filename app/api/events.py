@@ -39,7 +39,7 @@ from app.http.errors import Failure, ValidationFailure
 from app.http.query import DocumentedQuery
 from app.services import events
 from app.services.errors import KeyRejected
-from app.services.records import MAX_VERSION
+from app.services.stored_rosters import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/events", tags=["events"], route_class=DocumentedQuery)
 EventId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,

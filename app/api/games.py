@@ -47,7 +47,7 @@ from app.http.errors import Failure, ValidationFailure, refusal_body
 from app.http.query import DocumentedQuery
 from app.services import games
 from app.services.errors import KeyRejected
-from app.services.records import MAX_VERSION
+from app.services.stored_rosters import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"], route_class=DocumentedQuery)
 GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]

@@ -42,7 +42,7 @@ from app.http.errors import Failure, refusal_body
 from app.http.query import DocumentedQuery
 from app.services import edits, rosters
 from app.services.errors import NoSuggestion, RevisionNotFound, VersionConflict
-from app.services.records import MAX_VERSION
+from app.services.stored_rosters import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], route_class=DocumentedQuery)
 

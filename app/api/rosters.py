@@ -44,7 +44,7 @@ from app.http.query import DocumentedQuery
 from app.services import revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
 from app.services.judgements import document_json, judgement
-from app.services.records import MAX_VERSION, StoredRoster
+from app.services.stored_rosters import MAX_VERSION, StoredRoster
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], route_class=DocumentedQuery)
 

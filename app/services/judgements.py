@@ -15,7 +15,7 @@ from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.system import Evaluation
 from app.services.recent import Recent
-from app.services.records import StoredRoster
+from app.services.stored_rosters import StoredRoster
 
 
 class Judged(NamedTuple):

@@ -29,25 +29,26 @@ from app.services.errors import (
     DocumentTooLarge,
     EditRefused,
     KeyRejected,
-    RosterDeleted,
     RosterNotFound,
     VersionConflict,
 )
-from app.services.reads import (
+from app.services.stored_rosters import (
     DEVICE,
     GRANT,
+    MAX_VERSION,
+    RESTORE_DAYS,
     ROSTER,
     ROW_BY_ID,
-    RosterRow,
+    StoredRoster,
     column_text,
     digest,
     fetch_roster,
     live_roster,
+    refuse_deleted,
     searched,
     stored_roster,
     utc,
 )
-from app.services.records import MAX_VERSION, RESTORE_DAYS, StoredRoster
 from app.storage.db import StorageLimits, limits_of
 from app.storage.db import transaction as _transaction
 from app.storage.tables import (
@@ -148,10 +149,8 @@ def get_roster(session: Session, roster_id: str) -> StoredRoster:
         found = session.exec(ROW_BY_ID, params={"roster_id": roster_id}).first()  # type: ignore[call-overload]
     if found is None:
         raise RosterNotFound(roster_id)
-    row = RosterRow(*found)
-    if row.deleted_at is not None:
-        raise RosterDeleted(roster_id, utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
-    return stored_roster(row)
+    refuse_deleted(found)
+    return stored_roster(found)
 
 
 def is_live(session: Session, roster_id: str) -> bool:

@@ -21,7 +21,7 @@ from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
-from app.services.records import RESTORE_DAYS
+from app.services.stored_rosters import RESTORE_DAYS
 from app.web import editing, i18n
 from app.web.deletion import restorable_page
 from app.web.pages import (

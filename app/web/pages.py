@@ -38,7 +38,7 @@ from app.services.errors import (
     UnknownDevice,
 )
 from app.services.judgements import document_json, judgement
-from app.services.records import StoredRoster
+from app.services.stored_rosters import StoredRoster
 from app.web import editing, i18n
 from app.web.systems import SYSTEMS
 from app.web.templating import render, site_address
