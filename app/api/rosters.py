@@ -43,7 +43,7 @@ from app.http.errors import Failure, ValidationFailure, refusal_body
 from app.http.query import DocumentedQuery
 from app.services import revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
-from app.services.judgements import document_json, judgement
+from app.services.kept_evaluations import document_json, judgement
 from app.services.stored_rosters import MAX_VERSION, StoredRoster
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], route_class=DocumentedQuery)

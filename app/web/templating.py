@@ -27,7 +27,7 @@ from starlette.types import Scope
 from app.domain import RULESETS
 from app.domain.base import decimal_text
 from app.domain.player_text import balanced
-from app.services.recent import Recent
+from app.services.cache import Recent
 from app.web import i18n
 
 # A page differs by these: htmx's fragments, the language, the browser's cookies.

@@ -15,8 +15,8 @@ from sqlmodel import Session, col
 
 from app.domain import player_text
 from app.main import create_app
-from app.services import judgements
-from app.services.recent import Recent
+from app.services import kept_evaluations
+from app.services.cache import Recent
 from app.storage.db import make_engine
 from app.storage.tables import Revision, Roster
 from tests.helpers.databases import settings_for
@@ -128,7 +128,7 @@ def test_a_roster_stored_with_invisible_names_before_is_read_mended_and_so_store
         engine.dispose()
 
     # Read by the release that refuses them (a process of its own: nothing kept from before).
-    monkeypatch.setattr(judgements, "_EVALUATIONS", Recent(512))
+    monkeypatch.setattr(kept_evaluations, "_EVALUATIONS", Recent(512))
     with TestClient(create_app(client.app.state.settings)) as upgraded:  # type: ignore[attr-defined]
         upgraded.cookies = client.cookies
         check_mended(upgraded, roster_id, old)

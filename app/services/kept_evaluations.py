@@ -14,7 +14,7 @@ from typing import NamedTuple
 from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.system import Evaluation
-from app.services.recent import Recent
+from app.services.cache import Recent
 from app.services.stored_rosters import StoredRoster
 
 
