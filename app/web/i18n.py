@@ -30,8 +30,8 @@ def use_lang(lang: Lang) -> None:
 
 async def page_language(request: Request) -> None:
     """A page router's dependency: the request's language for every message the route makes,
-    not only for its template (a refusal or a conflict was worded before the template chose
-    the language, and so came in English to a Russian page). Async: no worker-thread trip."""
+    not only for its template (a refusal or a conflict is worded before the template chooses
+    the language, and would come in English to a Russian page). Async: no worker-thread trip."""
     use_lang(request_lang(request))
 
 
