@@ -13,7 +13,7 @@ from pathlib import Path
 from app import settings_check
 from app.config import get_settings
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 
 DESCRIPTION = """Muster: an army builder and points calculator for Chainmail and other
 historical miniature wargames, served as a web site. `muster serve` starts it."""
@@ -98,7 +98,7 @@ def purge(args: argparse.Namespace) -> int:
     from sqlmodel import Session
 
     from app.services import rosters
-    from app.services.records import RESTORE_DAYS
+    from app.services.stored_rosters import RESTORE_DAYS
     from app.storage import db
 
     settings = settings_check.load()

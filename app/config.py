@@ -32,10 +32,10 @@ class Settings(BaseSettings):
     # database connection, so a pool at least this large never has to open connections under
     # load: opening one per request (SQLite's pragmas, a PostgreSQL backend) costs more than
     # the request itself. Few, because that work is mostly Python, which runs on one core
-    # per process whatever the threads: with 16, editing flat out gave fewer changes per
-    # second and a p99 a third longer than with 4, the threads queueing for the interpreter
-    # lock (and the SQLite writer holding its turn while it queued); the event loop, queueing
-    # with them, was slower to take new connections.
+    # per process whatever the threads: more threads queue for the interpreter lock (an
+    # SQLite writer holding its turn while it queues), and the event loop, queueing with them,
+    # takes new connections later. Why 4: editing flat out with 16 gives fewer changes per
+    # second and a p99 a third longer.
     threads: int = Field(default=4, ge=1, le=200, description="worker threads per process")
     # Storage: connection pool and lock waits.
     db_pool_size: int = Field(default=20, ge=1, le=200)

@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.config import Settings
 from app.services import rosters
-from app.services.records import RESTORE_DAYS
+from app.services.stored_rosters import RESTORE_DAYS
 from app.storage.db import UNAVAILABLE, first_line, make_engine, migrate
 
 log = logging.getLogger("muster.db")

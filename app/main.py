@@ -25,7 +25,7 @@ from app.api import (
 from app.api import events as events_api
 from app.api import games as games_api
 from app.config import Settings, get_settings
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http import errors
 from app.http.allowed_methods import AllowedMethods, every_route
 from app.http.cross_site import CrossSiteWrites

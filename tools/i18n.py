@@ -31,7 +31,7 @@ PYBABEL = [sys.executable, "-m", "babel.messages.frontend"]
 
 
 # The marker functions extraction looks for: the templates' (_, tp) and the Python code's
-# (app/domain/text.py: tr, ptr, ntr, nptr, the data markers N_ and NP_, and app/domain/words.py's
+# (app/domain/translations.py: tr, ptr, ntr, nptr, the data markers N_ and NP_, and its
 # counted nouns).
 KEYWORDS = ("_", "gettext", "ngettext", "tp:1c,2", "tr:2", "ptr:2c,3", "ntr:2,3",
             "nptr:2c,3,4", "N_", "NP_:1c,2", "plural_noun:1c,2,3")

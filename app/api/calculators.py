@@ -22,9 +22,9 @@ from app.domain.formation_density import catalogue as fd_cat
 from app.domain.formation_density import shooting as sh
 from app.domain.formation_density.result import MeleeResult
 from app.domain.line_and_square import catalogue as ls_cat
-from app.domain.line_and_square.order_test import OrderTestQuery, chance_json
+from app.domain.line_and_square.orders import OrderTestQuery, chance_json
 from app.domain.line_and_square.roster import FormationId
-from app.domain.text import ntr, tr
+from app.domain.translations import ntr, tr
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body
 from app.http.errors import Failure, ReferenceNotFound, ValidationFailure

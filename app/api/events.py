@@ -21,8 +21,8 @@ from app.api.rosters import site
 from app.domain import RosterDocument
 from app.domain.base import Lang, whole_in
 from app.domain.events import EventRules
-from app.domain.names import RosterName
-from app.domain.text import tr
+from app.domain.player_text import RosterName
+from app.domain.translations import tr
 from app.exports.event_lists import judged_json, lists_csv
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import (
@@ -39,7 +39,7 @@ from app.http.errors import Failure, ValidationFailure
 from app.http.query import DocumentedQuery
 from app.services import events
 from app.services.errors import KeyRejected
-from app.services.records import MAX_VERSION
+from app.services.stored_rosters import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/events", tags=["events"], route_class=DocumentedQuery)
 EventId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,

@@ -22,7 +22,7 @@ from app.api.models import TOO_MANY, RosterCreated
 from app.api.rosters import created_answer
 from app.domain import RULESETS
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.exports import (
     content_disposition,
     export_bbcode,

@@ -31,7 +31,7 @@ from app.domain.game.summary import game_json
 from app.domain.game.tables import PEASANT_ENEMIES
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.roster import FormationId
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import (
     NOT_JSON_ANSWER,
@@ -47,7 +47,7 @@ from app.http.errors import Failure, ValidationFailure, refusal_body
 from app.http.query import DocumentedQuery
 from app.services import games
 from app.services.errors import KeyRejected
-from app.services.records import MAX_VERSION
+from app.services.stored_rosters import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"], route_class=DocumentedQuery)
 GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]

@@ -22,7 +22,7 @@ from starlette.responses import Response
 
 from app import __version__
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http.deps import readiness
 from app.http.errors import Failure, refusal_body
 from app.http.language import lang_of, request_lang

@@ -49,8 +49,8 @@ async def price_roster(
     # Async on purpose: pricing is pure CPU work of well under a millisecond for a usual
     # roster (a few ms at the 500-unit limit), so a hop to the thread pool and back would cost
     # more than the work itself. The result is built as PricedResult's JSON already (the
-    # rules' tests hold it to that model): answered as it is, not validated into the model
-    # again, which took longer than pricing; written by pydantic's serializer, 12 µs for a
-    # 20-unit roster's where json.dumps (JSONResponse) took 56.
+    # rules' tests hold it to that model): answered as it is, as validating it into the model
+    # again costs more than pricing; written by pydantic's serializer, which takes 12 µs for a
+    # 20-unit roster's where json.dumps (JSONResponse) takes 56.
     result = RULESETS[roster.ruleset].evaluate(roster, lang).result  # type: ignore[attr-defined]
     return Response(_RESULT.dump_json(result), media_type="application/json")

@@ -14,7 +14,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http.deps import not_found, refusal
 from app.http.errors import refusal_body
 from app.http.language import lang_of

@@ -35,14 +35,14 @@ from app.domain import RULESETS
 from app.domain.base import Lang, points_json
 from app.domain.edits import EditError
 from app.domain.field_errors import field_path
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http import conditional
 from app.http.deps import KeyedRosterId, LangDep, RosterId, SessionDep, json_body, refusal
 from app.http.errors import Failure, refusal_body
 from app.http.query import DocumentedQuery
 from app.services import edits, rosters
 from app.services.errors import NoSuggestion, RevisionNotFound, VersionConflict
-from app.services.records import MAX_VERSION
+from app.services.stored_rosters import MAX_VERSION
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], route_class=DocumentedQuery)
 

@@ -26,7 +26,7 @@ from app.api.models import (
 )
 from app.domain import RosterDocument
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http import conditional
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import (
@@ -43,8 +43,8 @@ from app.http.errors import Failure, ValidationFailure, refusal_body
 from app.http.query import DocumentedQuery
 from app.services import revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
-from app.services.judgements import document_json, judgement
-from app.services.records import MAX_VERSION, StoredRoster
+from app.services.kept_evaluations import document_json, judgement
+from app.services.stored_rosters import MAX_VERSION, StoredRoster
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], route_class=DocumentedQuery)
 
@@ -185,8 +185,9 @@ def read_roster(request: Request, roster_id: RosterId, session: SessionDep, resp
         return Response(status_code=304, headers=cache)
     # Answered as JSON already, not validated into RosterPublic again: its parts are the
     # rules' result, built in that shape (tests/unit holds it to PricedResult), and the
-    # document's JSON as the app wrote it from the validated document, put in as it is (not
-    # read into its model and written out again: 0.3 ms of a read's 0.9, docs/speed.md).
+    # document's JSON as the app wrote it from the validated document, put in as it is
+    # (reading it into its model and writing it out again is 0.3 ms of a read's 0.9,
+    # docs/speed.md).
     described = _STORED.dump_json(_described(roster, lang, site(request)))
     document = document_json(roster, lang).encode()
     return Response(described[:-1] + b',"document":' + document + b"}",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from app.domain.base import LANGS, Lang, percent_text
-from app.domain.text import ntr, tr
+from app.domain.translations import ntr, tr
 
 
 @dataclass(frozen=True)

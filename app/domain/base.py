@@ -1,5 +1,5 @@
 """Types shared by every rule system: severities, issues, rule checks and the languages
-(their messages are in app/domain/text.py).
+(their messages are in app/domain/translations.py).
 
 Nothing here knows about a particular game, the web or the database.
 """

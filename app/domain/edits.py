@@ -18,15 +18,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.domain import limits
 from app.domain.base import Lang, Whole, whole_in
 from app.domain.ids import ItemId, next_id, numbered
-from app.domain.names import Note, RosterName, UnitName
-from app.domain.text import N_, tr
+from app.domain.player_text import Note, RosterName, UnitName
+from app.domain.translations import N_, tr
 
 Document = dict[str, Any]  # a roster as its model dumps it to JSON data, changed in place
 
 
 class EditError(ValueError):
     """An edit that cannot be made: `field` is the edit's field at fault, `message` a msgid
-    (app/domain/text.py) filled with `params`; `edit` the edit's place in its list."""
+    (app/domain/translations.py) filled with `params`; `edit` the edit's place in its list."""
 
     def __init__(self, field: str, message: str, **params: object) -> None:
         super().__init__(f"{field}: {message % params if params else message}")

@@ -20,9 +20,9 @@ from app.domain import RULESETS, limits
 from app.domain.base import Issue, Lang, Severity, Verdict, points_text, whole_in
 from app.domain.chainmail.catalogue import NATIONS
 from app.domain.chainmail.roster import NationId, TroopId
-from app.domain.names import RosterName
+from app.domain.player_text import RosterName
 from app.domain.system import Evaluation
-from app.domain.text import tr
+from app.domain.translations import tr
 
 MAX_CAPS = 20
 RulesetId = Literal.__getitem__(tuple(RULESETS))  # type: ignore[attr-defined]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain import RULESETS, names
+from app.domain import RULESETS, player_text
 
 
 def field_path(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -45,8 +45,8 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 message += f" (at character {where})"
             loc = ["body"]
         if (error.get("type") == "string_pattern_mismatch"
-                and (error.get("ctx") or {}).get("pattern") in names.PATTERNS):
-            message = names.MESSAGES[error["ctx"]["pattern"]]  # not the pattern itself
+                and (error.get("ctx") or {}).get("pattern") in player_text.PATTERNS):
+            message = player_text.MESSAGES[error["ctx"]["pattern"]]  # not the pattern itself
         out.append({"field": field_path(loc), "message": message,
                     "type": error.get("type", "value_error"), "loc": loc})
     return out

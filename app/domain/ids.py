@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, StringConstraints, ValidationError
 
-from app.domain.text import N_
+from app.domain.translations import N_
 
 ItemId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 """A unit's, line's or engine's id: letters, digits, '-' and '_', at most 32."""

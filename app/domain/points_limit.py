@@ -6,8 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from app.domain.base import Lang, RuleCheck, Severity, points_text
-from app.domain.text import N_, tr
-from app.domain.words import counted
+from app.domain.translations import N_, counted, tr
 
 CODE = "roster.over_limit"
 TITLE = N_("Points limit")

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from app.domain import RosterDocument, names
+from app.domain import RosterDocument, player_text
 
 DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
 
@@ -19,11 +19,11 @@ DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)
 def read_stored(text: str) -> BaseModel:
     """The document a stored text holds; invalid text raises pydantic's ValidationError. One
     stored before names had to show a character is read with those names mended
-    (app.domain.names.mended), and is stored so at its next change."""
+    (app.domain.player_text.mended), and is stored so at its next change."""
     try:
         return DOCUMENT.validate_json(text)  # type: ignore[no-any-return]
     except ValidationError:
-        mended = names.mended(json.loads(text))
+        mended = player_text.mended(json.loads(text))
         if mended is None:
             raise
     return DOCUMENT.validate_json(json.dumps(mended))  # type: ignore[no-any-return]

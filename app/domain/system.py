@@ -14,8 +14,8 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
-from app.domain.named import Named
-from app.domain.text import ptr
+from app.domain.catalogue_entries import Named
+from app.domain.translations import ptr
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,7 @@ from pydantic import BaseModel
 
 from app.domain.base import Lang
 from app.domain.chainmail.sheet import OPTIONAL, ArmySheet, SheetUnit, Thresholds, army_sheet
-from app.domain.text import N_, ntr, ptr, tr
-from app.domain.words import counted
+from app.domain.translations import N_, counted, ntr, ptr, tr
 from app.exports.common import (
     bb,
     frame_words,

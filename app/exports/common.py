@@ -6,8 +6,7 @@ import re
 import unicodedata
 
 from app.domain.base import Lang, read_points
-from app.domain.text import N_, ptr, tr
-from app.domain.words import counted
+from app.domain.translations import N_, counted, ptr, tr
 
 # Direction overrides could make a name display as something it is not.
 _BIDI = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.domain.base import Lang
 from app.domain.events import HandedIn, Judgement
-from app.domain.text import tr
+from app.domain.translations import tr
 
 
 def sheet_url(event_id: str, list_id: str, base: str = "") -> str:

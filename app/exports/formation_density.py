@@ -16,8 +16,7 @@ from app.domain.formation_density.sheet import (
     SheetUnit,
     army_sheet,
 )
-from app.domain.text import N_, ptr, tr
-from app.domain.words import counted
+from app.domain.translations import N_, counted, ptr, tr
 from app.exports.common import (
     bb,
     frame_words,

@@ -15,7 +15,7 @@ from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.field_errors import describe
 from app.domain.stored_documents import DOCUMENT as _DOCUMENT
-from app.domain.text import N_, tr
+from app.domain.translations import N_, tr
 from app.exports import FORMAT
 
 KNOWN_FORMATS = (FORMAT,)

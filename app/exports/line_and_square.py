@@ -10,8 +10,7 @@ from pydantic import BaseModel
 
 from app.domain.base import Lang
 from app.domain.line_and_square.sheet import LineAndSquareSheet, SheetUnit, army_sheet
-from app.domain.text import N_, ptr, tr
-from app.domain.words import counted
+from app.domain.translations import N_, counted, ptr, tr
 from app.exports.common import (
     bb,
     frame_words,

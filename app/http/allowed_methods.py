@@ -16,11 +16,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 def every_route(routes: list[Any]) -> Iterable[Any]:
-    """The app's routes with included routers flattened (newer FastAPI keeps an included
-    router as one entry of `app.routes`, and walks it with `iter_route_contexts`)."""
+    """The app's routes with included routers flattened (a FastAPI with
+    `iter_route_contexts` keeps an included router as one entry of `app.routes`, and walks it
+    with that)."""
     try:
         from fastapi.routing import iter_route_contexts
-    except ImportError:  # FastAPI before included routers were kept whole
+    except ImportError:  # a FastAPI that lists included routers' routes in app.routes
         return routes
     return iter_route_contexts(routes)  # type: ignore[no-any-return]
 

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.domain.text import N_, tr
+from app.domain.translations import N_, tr
 from app.http.errors import Failure, refusal_body
 from app.http.language import lang_of
 

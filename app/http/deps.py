@@ -14,7 +14,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http.errors import Failure
 from app.http.language import lang_of
 from app.services import rosters
@@ -91,9 +91,9 @@ _MEDIA_TYPE = re.compile(f"{_TOKEN}{{1,40}}/{_TOKEN}{{1,39}}")
 
 
 def not_json(request: Request) -> HTTPException:
-    """415 for a body sent as something other than JSON: FastAPI took such a body as one
-    string and refused it with 'Input should be a valid dictionary', which names neither the
-    header at fault nor what to send. `Accept` says what is taken (RFC 9110, 12.5.1)."""
+    """415 for a body sent as something other than JSON: FastAPI by itself takes such a body
+    as one string and refuses it with 'Input should be a valid dictionary', which names
+    neither the header at fault nor what to send. `Accept` says what is taken (RFC 9110, 12.5.1)."""
     lang = lang_of(request)
     sent = (request.headers.get("content-type") or "").partition(";")[0].strip()
     if sent and not _MEDIA_TYPE.fullmatch(sent):

@@ -3,9 +3,9 @@ not be silently ignored. (Pages, left out of the API description, take any: link
 elsewhere carry their own.)
 
 Every API router is an `APIRouter(route_class=DocumentedQuery)`. The check is made in the
-route's own handler, before its dependencies: as an app-wide dependency it cost every request
-a second dependency solve (13 µs of healthz's 99 in-process, docs/speed.md), and a request
-without a query string now costs it nothing.
+route's own handler, before its dependencies: an app-wide dependency would cost every request
+a second dependency solve (13 µs of healthz's 99 in-process, docs/speed.md), and here a
+request without a query string costs it nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 
 
 def query_names(dependant: Dependant) -> frozenset[str]:

@@ -48,7 +48,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.storage.db import transaction as _transaction
 from app.storage.tables import CreationLog
 

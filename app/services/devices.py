@@ -16,17 +16,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.domain.base import Verdict
-from app.services.errors import EditRefused, RosterDeleted, UnknownDevice
-from app.services.reads import (
+from app.services.errors import EditRefused, UnknownDevice
+from app.services.stored_rosters import (
     EDITABLE_ROW,
-    RosterRow,
+    RESTORE_DAYS,
+    StoredRoster,
     digest,
     live_roster,
+    refuse_deleted,
     searched,
     stored_roster,
     utc,
 )
-from app.services.records import RESTORE_DAYS, StoredRoster
 from app.storage.db import StorageLimits, limits_of
 from app.storage.db import transaction as _transaction
 from app.storage.tables import (
@@ -235,10 +236,8 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
             "roster_id": roster_id, "token_hash": digest(device_token)}).first()
     if found is None:
         raise EditRefused(roster_id)
-    row = RosterRow(*found)
-    if row.deleted_at is not None:
-        raise RosterDeleted(roster_id, utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
-    return stored_roster(row)
+    refuse_deleted(found)
+    return stored_roster(found)
 
 
 def lock_devices(session: Session, which: Any) -> None:

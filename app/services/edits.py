@@ -20,8 +20,8 @@ from app.domain.edits import apply_edits
 from app.services import revisions
 from app.services.devices import editable_roster
 from app.services.errors import NoSuggestion, RevisionNotFound, VersionConflict
-from app.services.records import StoredRoster
 from app.services.rosters import get_roster, replace_roster
+from app.services.stored_rosters import StoredRoster
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from app.services.records import StoredRoster
+from typing import Any
 
 
 class RosterNotFound(Exception):
@@ -31,9 +28,11 @@ class KeyRejected(Exception):
 
 
 class VersionConflict(Exception):
-    """The roster changed since the version the caller read; `current` is how it stands now."""
+    """The roster changed since the version the caller read; `current` is how it stands now
+    (a StoredRoster: not imported, as app/services/stored_rosters.py raises the refusals
+    above)."""
 
-    def __init__(self, current: StoredRoster) -> None:
+    def __init__(self, current: Any) -> None:
         super().__init__(f"roster {current.id!r} is at version {current.version}")
         self.current = current
 

@@ -24,7 +24,7 @@ from app.domain.events import EventRules, HandedIn
 from app.domain.stored_documents import read_stored
 from app.services import revisions, rosters
 from app.services.errors import KeyRejected
-from app.services.reads import column_text, digest, searched, utc
+from app.services.stored_rosters import column_text, digest, searched, utc
 from app.storage.db import transaction
 from app.storage.tables import NAME_LENGTH, Event, EventList, utcnow
 

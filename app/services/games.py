@@ -26,7 +26,7 @@ from app.domain import game as rules
 from app.domain.game.state import Entry, GameState
 from app.services import revisions, rosters
 from app.services.errors import KeyRejected
-from app.services.reads import digest, utc
+from app.services.stored_rosters import digest, utc
 from app.storage.db import transaction
 from app.storage.tables import NAME_LENGTH, Game, GameEntry, utcnow
 

@@ -7,7 +7,7 @@ from sqlmodel import Session
 
 from app.services import devices, rosters
 from app.services.errors import EditRefused, RosterDeleted, UnknownDevice
-from app.services.records import StoredRoster
+from app.services.stored_rosters import StoredRoster
 
 
 class RestorableRoster(RosterDeleted):

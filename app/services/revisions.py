@@ -11,8 +11,7 @@ from sqlmodel import Session, col, select
 
 from app.domain.stored_documents import read_stored
 from app.services.errors import RevisionNotFound
-from app.services.reads import live_roster, utc
-from app.services.records import MAX_VERSION
+from app.services.stored_rosters import MAX_VERSION, live_roster, utc
 from app.storage.db import transaction as _transaction
 from app.storage.tables import Revision as RevisionRow
 

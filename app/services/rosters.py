@@ -26,31 +26,32 @@ from app.domain import Evaluation, get_ruleset
 from app.domain.base import Lang
 from app.domain.stored_documents import DOCUMENT as _DOCUMENT
 from app.domain.system import RuleSystem
-from app.services import judgements
+from app.services import kept_evaluations
 from app.services.devices import bound_readers, editable_roster, lock_devices
 from app.services.errors import (
     DocumentTooLarge,
     EditRefused,
     KeyRejected,
-    RosterDeleted,
     RosterNotFound,
     VersionConflict,
 )
-from app.services.reads import (
+from app.services.stored_rosters import (
     DEVICE,
     GRANT,
+    MAX_VERSION,
+    RESTORE_DAYS,
     ROSTER,
     ROW_BY_ID,
-    RosterRow,
+    StoredRoster,
     column_text,
     digest,
     fetch_roster,
     live_roster,
+    refuse_deleted,
     searched,
     stored_roster,
     utc,
 )
-from app.services.records import MAX_VERSION, RESTORE_DAYS, StoredRoster
 from app.storage.db import StorageLimits, limits_of
 from app.storage.db import transaction as _transaction
 from app.storage.tables import (
@@ -148,7 +149,7 @@ def create_roster(session: Session, document: Any, *, lang: Lang = "en",
         session.flush()  # the roster row first: the revision refers to it
         session.add(RevisionRow(roster_id=row.id, version=1, created_at=now, document=text))
         stored = stored_roster(row)
-    judgements.keep(stored, lang, evaluation)
+    kept_evaluations.keep(stored, lang, evaluation)
     return Created(stored, key)
 
 
@@ -158,10 +159,8 @@ def get_roster(session: Session, roster_id: str) -> StoredRoster:
         found = session.exec(ROW_BY_ID, params={"roster_id": roster_id}).first()  # type: ignore[call-overload]
     if found is None:
         raise RosterNotFound(roster_id)
-    row = RosterRow(*found)
-    if row.deleted_at is not None:
-        raise RosterDeleted(roster_id, utc(row.deleted_at) + timedelta(days=RESTORE_DAYS))
-    return stored_roster(row)
+    refuse_deleted(found)
+    return stored_roster(found)
 
 
 def is_live(session: Session, roster_id: str) -> bool:

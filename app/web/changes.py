@@ -31,7 +31,7 @@ from app.services.errors import (
     RosterNotFound,
     VersionConflict,
 )
-from app.services.records import StoredRoster
+from app.services.stored_rosters import StoredRoster
 from app.web import editing, i18n
 from app.web.editing import Edits, Form, FormError
 from app.web.editor import editing_context

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
-from app.domain.words import counted
+from app.domain.translations import counted
 from app.http.deps import SessionDep
 from app.services import devices, opening, rosters
 from app.services.errors import (
@@ -21,7 +21,7 @@ from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
-from app.services.records import RESTORE_DAYS
+from app.services.stored_rosters import RESTORE_DAYS
 from app.web import i18n
 from app.web.deletion import restorable_page
 from app.web.pages import (

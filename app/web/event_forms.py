@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.domain.base import Verdict
 from app.domain.events import reminder
-from app.domain.names import RosterName
+from app.domain.player_text import RosterName
 from app.exports.event_lists import judged_json, lists_csv
 from app.exports.imports import ImportRefused, parse_roster
 from app.http.deps import ROSTER_ID, SessionDep

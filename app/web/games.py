@@ -22,7 +22,7 @@ from app.domain.game.state import sides_of
 from app.domain.game.summary import end_json, game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
 from app.domain.line_and_square import catalogue as las
-from app.domain.line_and_square.order_test import OrderTest
+from app.domain.line_and_square.orders import OrderTest
 from app.http.deps import SessionDep, take_creation
 from app.services import games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound

@@ -12,7 +12,7 @@ from babel.support import NullTranslations
 from starlette.requests import Request
 
 from app.domain.base import Lang
-from app.domain.text import catalogue, ptr
+from app.domain.translations import catalogue, ptr
 from app.http.language import as_lang as as_lang  # the editor's pages read it here
 from app.http.language import request_lang as request_lang
 
@@ -30,8 +30,8 @@ def use_lang(lang: Lang) -> None:
 
 async def page_language(request: Request) -> None:
     """A page router's dependency: the request's language for every message the route makes,
-    not only for its template (a refusal or a conflict was worded before the template chose
-    the language, and so came in English to a Russian page). Async: no worker-thread trip."""
+    not only for its template (a refusal or a conflict is worded before the template chooses
+    the language, and would come in English to a Russian page). Async: no worker-thread trip."""
     use_lang(request_lang(request))
 
 

@@ -35,8 +35,8 @@ from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
-from app.services.judgements import document_json, judgement
-from app.services.records import StoredRoster
+from app.services.kept_evaluations import document_json, judgement
+from app.services.stored_rosters import StoredRoster
 from app.web import editing, i18n
 from app.web.systems import SYSTEMS
 from app.web.templating import render, site_address

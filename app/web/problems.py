@@ -14,12 +14,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.domain import RULESETS, names
+from app.domain import RULESETS, player_text
 from app.domain.base import Lang, decimal_text
 from app.domain.chainmail.roster import VALUE_ERRORS
 from app.domain.edits import EditError
 from app.domain.field_errors import describe
-from app.domain.text import N_
+from app.domain.translations import N_
 from app.web.editing import Document
 from app.web.i18n import current_lang, gettext, pgettext
 
@@ -154,9 +154,9 @@ def message(error: Mapping[str, Any]) -> str:
     if kind in _BOUNDS:
         text, key = _BOUNDS[kind]
         return gettext(text) % {"n": _number(ctx.get(key))}
-    if kind == "string_pattern_mismatch" and ctx.get("pattern") == names.NOTE:
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == player_text.NOTE:
         return gettext("must not contain control characters other than tabs and line breaks")
-    if kind == "string_pattern_mismatch" and ctx.get("pattern") in names.PATTERNS:
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") in player_text.PATTERNS:
         return gettext("must contain a visible character and no control characters")
     if kind == "union_tag_not_found":  # a file that says nothing of its rule system
         return gettext('not given in the file ("ruleset" is one of %(choices)s)') % {

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.domain import RosterDocument
 from app.services import games, rosters
-from app.services.reads import digest
+from app.services.stored_rosters import digest
 from app.storage.db import make_engine
 from app.storage.tables import Game, GameEntry, utcnow
 from tests.helpers.databases import app_database, settings_for

@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from app.config import Settings
 from app.main import create_app
 from app.services import devices, rosters
-from app.services.records import RESTORE_DAYS
+from app.services.stored_rosters import RESTORE_DAYS
 from app.settings_check import from_validation
 from app.storage.db import StorageLimits, open_session
 from app.storage.tables import Device, DeviceRoster, Roster, utcnow

@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from markdown_it import MarkdownIt
 
-from app.domain.names import balanced
+from app.domain.player_text import balanced
 from tests.helpers.documents import army
 from tests.security.conftest import stored_rosters
 

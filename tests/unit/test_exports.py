@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 
 from app.domain.chainmail import CHAINMAIL, ChainmailRoster
 from app.domain.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
-from app.domain.names import NOTE, VISIBLE, VISIBLE_OR_BLANK
+from app.domain.player_text import NOTE, VISIBLE, VISIBLE_OR_BLANK
 from app.exports import (
     FORMAT,
     content_disposition,
@@ -50,7 +50,7 @@ def make(name: str = "Plain", unit_name: str = "Archers", note: str = "",
 
 # --- rosters hypothesis can make (also used by the web round-trip test) ----------------------
 
-# Names that show a character (a unit's may be blank): app/domain/names.py.
+# Names that show a character (a unit's may be blank): app/domain/player_text.py.
 names = st.text(min_size=1, max_size=40).filter(lambda s: re.search(VISIBLE, s) is not None)
 lines = st.fixed_dictionaries({
     "troop": st.sampled_from(sorted(TROOPS)),
@@ -62,7 +62,8 @@ units = st.fixed_dictionaries({
     "mercenary": st.booleans(),
     "flags": st.lists(st.sampled_from(sorted(FLAGS)), unique=True, max_size=3),
     "lines": st.lists(lines, max_size=3),
-    # Any text but the controls a note refuses (app/domain/names.py: tabs and line breaks kept)
+    # Any text but the controls a note refuses (app/domain/player_text.py: tabs and line breaks
+    # kept)
     "note": st.text(max_size=40).filter(lambda s: re.search(NOTE, s) is not None),
 })
 engines = st.fixed_dictionaries({

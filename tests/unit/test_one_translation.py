@@ -17,10 +17,9 @@ from babel.messages.pofile import read_po
 
 from app.domain import RULESETS
 from app.domain.bands import Span, figures_of
+from app.domain.catalogue_entries import Named
 from app.domain.chainmail import figure_sizes, siege
-from app.domain.named import Named
-from app.domain.text import catalogue, tr
-from app.domain.words import counted
+from app.domain.translations import catalogue, counted, tr
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "app").rglob("*.py"))
@@ -35,8 +34,8 @@ def _tools_i18n():  # type: ignore[no-untyped-def]
     return module
 
 
-# pick(...)/Words(...) and {"ru": ...} were the old bilingual helpers; `name_ru if lang == ...`
-# and `"name_ru" if ...` choose between two texts an object carries.
+# A module choosing between its own English and Russian: pick(...), Words(...), a {"ru": ...}
+# table, or `name_ru if lang == ...` and `"name_ru" if ...` (two texts an object carries).
 @pytest.mark.parametrize("pattern", [r"\bpick\(", r"\bWords\(", r"""["']ru["']\s*:""",
                                      r"""_ru["']?\s+if\b"""])
 def test_no_python_picks_between_its_own_english_and_russian(pattern: str) -> None:

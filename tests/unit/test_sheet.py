@@ -16,8 +16,7 @@ from app.domain.chainmail.sheet import (
     UnknownSection,
     thresholds,
 )
-from app.domain.text import tr
-from app.domain.words import legality_text
+from app.domain.translations import legality_text, tr
 
 
 def line(troop: str = "heavy_foot", figures: int = 10, weapon: str = "none") -> dict[str, Any]:

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings
-from app.domain import RULESETS, text
+from app.domain import RULESETS, translations
 from app.domain.chainmail import figure_sizes
 from app.main import create_app
 from tests.unit import page_tables as page
@@ -143,7 +143,7 @@ def test_presets_say_which_armies_name_them_and_how_they_stand_in_each(
 
 def _russian(context: str, message: str) -> str:
     """The Russian catalogue's own entry for `message` (a KeyError if it has none)."""
-    compiled = text.catalogue("ru")._catalog  # type: ignore[attr-defined]
+    compiled = translations.catalogue("ru")._catalog  # type: ignore[attr-defined]
     return str(compiled[f"{context}\x04{message}" if context else message])
 
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from app.services.records import RESTORE_DAYS
+from app.services.stored_rosters import RESTORE_DAYS
 from app.storage.tables import Roster, utcnow
 from tests.helpers.documents import army
 from tests.web.test_pages import create_army, document, edit

@@ -17,7 +17,7 @@ from app.domain.chainmail.catalogue import NATIONS, TROOPS, WEAPONS
 from app.domain.chainmail.far_east import AVAILABILITY
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule, ShareRule
 from app.domain.chainmail.standing import Standing, standing, troop_standing
-from app.domain.text import tr
+from app.domain.translations import tr
 from tests.web.test_pages import edit
 
 HEADERS: dict[Lang, dict[str, str]] = {"en": {"Accept-Language": "en"},

@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from app.domain import names
+from app.domain import player_text
 from app.main import create_app
-from app.services import judgements
-from app.services.recent import Recent
+from app.services import kept_evaluations
+from app.services.cache import Recent
 from app.storage.db import make_engine
 from app.storage.tables import Revision, Roster
 from tests.helpers.databases import settings_for
@@ -72,8 +72,8 @@ def test_a_unit_may_still_be_unnamed_and_names_keep_what_they_show(client: TestC
 def test_the_json_schema_states_the_rule() -> None:
     schema = create_app(settings_for("sqlite://", migrate_on_start=False)).openapi()
     text = json.dumps(schema, ensure_ascii=False)
-    assert json.dumps(names.VISIBLE, ensure_ascii=False) in text
-    assert json.dumps(names.VISIBLE_OR_BLANK, ensure_ascii=False) in text
+    assert json.dumps(player_text.VISIBLE, ensure_ascii=False) in text
+    assert json.dumps(player_text.VISIBLE_OR_BLANK, ensure_ascii=False) in text
 
 
 @pytest.mark.parametrize(("headers", "words"), [
@@ -128,7 +128,7 @@ def test_a_roster_stored_with_invisible_names_before_is_read_mended_and_so_store
         engine.dispose()
 
     # Read by the release that refuses them (a process of its own: nothing kept from before).
-    monkeypatch.setattr(judgements, "_EVALUATIONS", Recent(512))
+    monkeypatch.setattr(kept_evaluations, "_EVALUATIONS", Recent(512))
     with TestClient(create_app(client.app.state.settings)) as upgraded:  # type: ignore[attr-defined]
         upgraded.cookies = client.cookies
         check_mended(upgraded, roster_id, old)
@@ -137,7 +137,7 @@ def test_a_roster_stored_with_invisible_names_before_is_read_mended_and_so_store
 def check_mended(client: TestClient, roster_id: str, old: dict[str, Any]) -> None:
     version = version_of(client, roster_id)
     read = document(client, roster_id)
-    assert read["name"] == names.UNNAMED
+    assert read["name"] == player_text.UNNAMED
     assert [u["name"] for u in read["units"]] == ["", old["units"][1]["name"]]
     revision = client.get(f"/api/v1/rosters/{roster_id}/revisions/{version}")
     assert revision.status_code == 200 and revision.json()["document"] == read
@@ -149,6 +149,6 @@ def check_mended(client: TestClient, roster_id: str, old: dict[str, Any]) -> Non
         weapon_0="lance"))
     assert changed.status_code == 200  # type: ignore[attr-defined]
     stored = document(client, roster_id)
-    assert stored["name"] == names.UNNAMED
+    assert stored["name"] == player_text.UNNAMED
     assert [u["name"] for u in stored["units"]] == ["", "Рыцари"]
     assert client.get("/api/v1/rosters/" + roster_id).json()["version"] == version + 1

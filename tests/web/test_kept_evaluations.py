@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.domain import RULESETS
-from app.services.recent import Recent
+from app.services.cache import Recent
 from tests.helpers.documents import army
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.unit.test_line_and_square_order_test import enumerated
+from tests.unit.test_line_and_square_orders import enumerated
 
 ROSTERS = "/api/v1/rosters"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.base import Lang, points_json
+from app.domain.catalogue_entries import named
 from app.domain.chainmail import catalogue as cat
 from app.domain.chainmail import edits
 from app.domain.chainmail.pricing import EIGHTHS, PricedRoster, price
@@ -13,7 +14,6 @@ from app.domain.chainmail.roster import ChainmailRoster
 from app.domain.chainmail.sheet import ArmySheet, army_sheet
 from app.domain.chainmail.standing import preset_standing
 from app.domain.chainmail.validation import assess, validate
-from app.domain.named import named
 from app.domain.system import Evaluation, RuleSystem
 
 

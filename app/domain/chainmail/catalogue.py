@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from app.domain.named import Named
-from app.domain.text import N_, NP_
+from app.domain.catalogue_entries import Named
+from app.domain.translations import N_, NP_
 
 TroopClass = Literal["foot", "horse"]
 

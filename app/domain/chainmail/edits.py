@@ -23,7 +23,7 @@ from app.domain.chainmail.roster import (
 )
 from app.domain.edits import Document, Edit, EditError, line_of, room_for_line, unit_of
 from app.domain.ids import ItemId, next_id
-from app.domain.names import Note, UnitName
+from app.domain.player_text import Note, UnitName
 
 PresetId = Literal.__getitem__(tuple(PRESETS))  # type: ignore[attr-defined]
 Figures = Annotated[Whole, Field(ge=1, le=limits.MAX_FIGURES)]

@@ -19,7 +19,7 @@ from app.domain.chainmail.tally import (
     Tally,
     troops,
 )
-from app.domain.text import N_, ntr, ptr, tr
+from app.domain.translations import N_, ntr, ptr, tr
 
 Availability = Literal["yes", "no", "some", "possible"]
 MISSILES = troops("bow", "composite_bow", "longbow", "crossbow", "arquebus")

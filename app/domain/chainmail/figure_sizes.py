@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from app.domain.named import Named
-from app.domain.text import N_
+from app.domain.catalogue_entries import Named
+from app.domain.translations import N_
 
 SEED_SCALES = (30, 40)
 MIN_SCALE, MAX_SCALE = 5, 120

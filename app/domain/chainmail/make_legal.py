@@ -27,8 +27,7 @@ from app.domain.chainmail.pricing import cost_per_figure, price
 from app.domain.chainmail.roster import ChainmailRoster, Line, Unit
 from app.domain.chainmail.tally import Figures, Key
 from app.domain.limits import MAX_FIGURES
-from app.domain.text import ntr, tr
-from app.domain.words import counted
+from app.domain.translations import counted, ntr, tr
 
 
 @dataclass(frozen=True)

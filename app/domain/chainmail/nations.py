@@ -28,8 +28,7 @@ from app.domain.chainmail.tally import (
     Tally,
     troops,
 )
-from app.domain.text import N_, ptr, tr
-from app.domain.words import counted
+from app.domain.translations import N_, counted, ptr, tr
 
 E, W = Severity.error, Severity.warning
 BOWS = troops("bow", "composite_bow")

@@ -7,8 +7,7 @@ from app.domain.chainmail.catalogue import TROOPS, WEAPONS
 from app.domain.chainmail.pricing import PricedRoster
 from app.domain.chainmail.roster import ChainmailRoster, Unit
 from app.domain.points_limit import points_limit_check
-from app.domain.text import N_, ntr, ptr, tr
-from app.domain.words import counted
+from app.domain.translations import N_, counted, ntr, ptr, tr
 
 # "Light horse may be mixed with medium, and medium with heavy; other types may not be mixed."
 MIXABLE: tuple[frozenset[str], ...] = (

@@ -14,8 +14,8 @@ from app.domain import limits
 from app.domain.base import Whole, whole_in
 from app.domain.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
 from app.domain.ids import REPEATED_ID, ItemId, with_ids
-from app.domain.names import Note, RosterName, UnitName
-from app.domain.text import N_
+from app.domain.player_text import Note, RosterName, UnitName
+from app.domain.translations import N_
 
 # Literal types built from the catalogue: the data stays the single source of the ids.
 TroopId = Literal.__getitem__(tuple(TROOPS))  # type: ignore[attr-defined]

@@ -24,8 +24,7 @@ from app.domain.chainmail.pricing import PricedRoster, price
 from app.domain.chainmail.roster import ChainmailRoster, Unit
 from app.domain.chainmail.tally import tally
 from app.domain.chainmail.validation import validate
-from app.domain.text import ptr, tr
-from app.domain.words import legality_text
+from app.domain.translations import legality_text, ptr, tr
 
 # --- the sheet's data --------------------------------------------------------------------------
 

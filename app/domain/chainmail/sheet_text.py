@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.domain.base import Lang
-from app.domain.text import N_, tr
+from app.domain.translations import N_, tr
 
 
 @dataclass(frozen=True)

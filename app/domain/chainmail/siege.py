@@ -23,8 +23,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, create_model
 
 from app.domain.base import Whole
-from app.domain.named import Named
-from app.domain.text import N_, NP_
+from app.domain.catalogue_entries import Named
+from app.domain.translations import N_, NP_
 
 RAM_DAMAGE = 2
 DISABLE_AT = 9  # on 2d6

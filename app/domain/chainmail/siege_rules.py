@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.domain.text import N_
+from app.domain.translations import N_
 
 TOWER_INCHES_PER_PAIR, TOWER_MOST = 1, 4  # "1'' … на каждую пару … максимальной скоростью 4’’"
 MANTLET_INCHES_PER_MAN, MANTLET_MOST = 3, 6  # "3’’ … на каждого толкающего … в 6’’"

@@ -15,7 +15,7 @@ from app.domain.base import Lang, Severity
 from app.domain.chainmail.catalogue import NATIONS, PRESETS, TROOPS, WEAPONS, Preset
 from app.domain.chainmail.far_east import AVAILABILITY, CATEGORIES, UNLISTED
 from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule
-from app.domain.text import N_, NP_, ptr, tr
+from app.domain.translations import N_, NP_, ptr, tr
 
 Standing = Literal["yes", "some", "possible", "no", "unlisted", "excluded", "discouraged"]
 # Table 18's words, and the strictest first: a figure in two categories stands as the worse.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from app.domain.base import Lang
 from app.domain.chainmail.catalogue import TROOPS
 from app.domain.chainmail.roster import ChainmailRoster
-from app.domain.text import N_, tr
+from app.domain.translations import N_, tr
 
 Key = tuple[str, str, bool]  # troop, weapon, unit flagged knights
 Tally = Counter[Key]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.domain.text import NP_
+from app.domain.translations import NP_
 
 MAX_PASSES = 3
 RESULTS: dict[str, tuple[int, int]] = {  # (attacker, defender)

@@ -24,7 +24,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.domain.base import Whole
-from app.domain.text import NP_
+from app.domain.translations import NP_
 
 Weather = Literal["clear", "cloudy", "rain"]
 WEATHERS: tuple[Weather, ...] = ("clear", "cloudy", "rain")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.base import Lang, points_json
+from app.domain.catalogue_entries import named
 from app.domain.formation_density import catalogue as cat
 from app.domain.formation_density import edits
 from app.domain.formation_density.figures import unit_json
@@ -14,7 +15,6 @@ from app.domain.formation_density.melee_json import melee_json
 from app.domain.formation_density.result import FormationDensityResult, MeleeResult
 from app.domain.formation_density.roster import FormationDensityRoster, Line, Unit
 from app.domain.formation_density.validation import assess, unit_problems, validate
-from app.domain.named import named
 from app.domain.system import Evaluation, RuleSystem
 
 

@@ -14,7 +14,7 @@ from app.domain.formation_density import catalogue as cat
 from app.domain.formation_density.roster import ClassId, Line, Points, WeaponId
 from app.domain.ids import ItemId, next_id
 from app.domain.limits import MAX_LINES
-from app.domain.names import Note, UnitName
+from app.domain.player_text import Note, UnitName
 
 Density = Annotated[Whole, Field(ge=cat.MIN_DENSITY, le=cat.MAX_DENSITY)]
 Files = Annotated[Whole, Field(ge=cat.MIN_FILES, le=cat.MAX_FILES)]

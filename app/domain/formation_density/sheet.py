@@ -27,8 +27,7 @@ from app.domain.formation_density.figures import (
 )
 from app.domain.formation_density.roster import FormationDensityRoster, Line, Unit
 from app.domain.formation_density.validation import validate
-from app.domain.text import tr
-from app.domain.words import legality_text
+from app.domain.translations import legality_text, tr
 
 # Reference sections a player may add to the printed sheet.
 OPTIONAL: tuple[str, ...] = ("melee", "protection")

@@ -16,7 +16,7 @@ from app.domain.formation_density.catalogue import (
 )
 from app.domain.formation_density.roster import FormationDensityRoster, Line, Unit
 from app.domain.points_limit import points_limit_check
-from app.domain.text import N_, ptr, tr
+from app.domain.translations import N_, ptr, tr
 
 # code -> (severity, title: a msgid), in the order the panel shows them.
 UNIT_RULES: dict[str, tuple[Severity, str]] = {

@@ -15,7 +15,7 @@ from app.domain.game import tables
 from app.domain.game.dice import Roller, d6
 from app.domain.game.state import Army, Entry, GameState, apply, replay, sides_of
 from app.domain.line_and_square import catalogue as las
-from app.domain.line_and_square.order_test import OrderTest, passes
+from app.domain.line_and_square.orders import OrderTest, passes
 
 MAX_TURN = 999
 MAX_NEEDED = 20  # the highest total 2d6 and every bonus can make, and then some

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.domain.base import Lang
-from app.domain.text import N_, tr
+from app.domain.translations import N_, tr
 
 _REFUSED = {
     "no_such_unit": N_("the game has no unit by this index"),

@@ -4,7 +4,7 @@ Table 16 (mercenaries, seed 000): "Перед каждым ходом нужно
 весь Ход …, 2-5 — будут подчиняться приказам, 6 — должен броситься второй кубик": 1 "Плати
 больше!" idle, 2 march off home, 3 bribed, 4–6 obey "в течении следующих 3 Ходов".
 Table 17 (peasants): 2d6, 7 or more to move; to attack and to defend, the number by the enemy.
-Line and Square's order test: app/domain/line_and_square/order_test.py.
+Line and Square's order test: app/domain/line_and_square/orders.py.
 """
 
 from __future__ import annotations

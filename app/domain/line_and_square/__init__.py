@@ -7,16 +7,16 @@ from fractions import Fraction
 from typing import Any
 
 from app.domain.base import Lang, points_json
+from app.domain.catalogue_entries import named
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square import edits
 from app.domain.line_and_square.actions import allowed_actions
 from app.domain.line_and_square.break_points import BreakPoints, break_points
-from app.domain.line_and_square.order_test import OrderTest, chance_json, unit_chances
+from app.domain.line_and_square.orders import OrderTest, chance_json, unit_chances
 from app.domain.line_and_square.result import LineAndSquareResult
 from app.domain.line_and_square.roster import LineAndSquareRoster, Unit
 from app.domain.line_and_square.square import square_rules
 from app.domain.line_and_square.validation import assess, points_limit, validate
-from app.domain.named import named
 from app.domain.system import Evaluation, RuleSystem
 
 

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from app.domain.base import Lang, points_text
-from app.domain.text import tr
-from app.domain.words import counted
+from app.domain.translations import counted, tr
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from app.domain.base import Lang, Whole, whole_in
 from app.domain.edits import Document, Edit
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square.roster import ClassId, FormationId, Points
-from app.domain.names import Note, UnitName
+from app.domain.player_text import Note, UnitName
 
 Figures = Annotated[Whole, Field(ge=cat.MIN_FIGURES, le=cat.MAX_FIGURES)]
 Speed = Annotated[Whole, Field(ge=cat.MIN_SPEED, le=cat.MAX_SPEED)]

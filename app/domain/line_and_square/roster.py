@@ -16,7 +16,7 @@ from app.domain import limits
 from app.domain.base import Whole, whole_in
 from app.domain.ids import ItemId, with_ids
 from app.domain.line_and_square import catalogue as cat
-from app.domain.names import Note, RosterName, UnitName
+from app.domain.player_text import Note, RosterName, UnitName
 
 ClassId = Literal.__getitem__(tuple(cat.CLASSES))  # type: ignore[attr-defined]
 FormationId = Literal.__getitem__(tuple(cat.FORMATIONS))  # type: ignore[attr-defined]

@@ -15,8 +15,7 @@ from app.domain.base import Lang, decimal_text, points_text
 from app.domain.line_and_square import catalogue as cat
 from app.domain.line_and_square import evaluate
 from app.domain.line_and_square.roster import LineAndSquareRoster
-from app.domain.text import tr
-from app.domain.words import legality_text
+from app.domain.translations import legality_text, tr
 
 
 @dataclass(frozen=True)

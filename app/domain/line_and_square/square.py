@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.domain.base import Lang
 from app.domain.line_and_square.catalogue import SQUARE_MIN_FIGURES
-from app.domain.text import N_, tr
+from app.domain.translations import N_, tr
 
 _RULES: tuple[str, ...] = (
     N_("Needs at least %(least)s figures."),

@@ -14,8 +14,7 @@ from app.domain.line_and_square.catalogue import (
 )
 from app.domain.line_and_square.roster import LineAndSquareRoster, Unit
 from app.domain.points_limit import points_limit_check
-from app.domain.text import N_, nptr, ntr, tr
-from app.domain.words import counted
+from app.domain.translations import N_, counted, nptr, ntr, tr
 
 
 def points_limit(roster: LineAndSquareRoster) -> int:

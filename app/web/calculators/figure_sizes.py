@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.domain.chainmail import figure_sizes as fs
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, whole
 from app.web.templating import render

@@ -22,7 +22,7 @@ from app.domain.base import Lang, percent_text
 from app.domain.formation_density import Unit, exchange, melee_json
 from app.domain.formation_density import catalogue as cat
 from app.domain.formation_density.validation import RULE_TITLES
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.http.deps import ROSTER_ID, SessionDep
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound

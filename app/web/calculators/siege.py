@@ -14,7 +14,7 @@ from app.domain.base import Lang
 from app.domain.chainmail import siege as sg
 from app.domain.chainmail.siege_rules import REFERENCE, movement_rows
 from app.domain.field_errors import register_tags
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render

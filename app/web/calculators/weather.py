@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from app.domain.base import Lang
 from app.domain.chainmail import weather as wx
-from app.domain.text import ptr
+from app.domain.translations import ptr
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render

@@ -19,7 +19,7 @@ from app.domain.formation_density.catalogue import (
     takes_shield,
     weapons_of,
 )
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.web.editing import (
     Document,
     Edits,

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from app.domain.base import Lang
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.web.editing import Document, Edits, Form, FormError, checked, present, whole
 
 RULESET = "line_and_square"

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from app.domain.line_and_square import LineAndSquareRoster, evaluate
-from app.domain.line_and_square.order_test import OrderTest
+from app.domain.line_and_square.orders import OrderTest
 
 FORMATIONS = ("loose", "close_order", "square", "march_column")
 

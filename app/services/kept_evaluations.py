@@ -3,8 +3,8 @@
 A version never changes, so neither does its evaluation: the API's read, the share view and
 the editor's page of the same version share one, keyed by (roster id, version, language). A
 new version is a new key; the rules' code changes only with a restart, which empties it.
-Kept, a 20-unit roster's read takes 1.1 ms less in-process and its share view 1.2 ms
-(docs/speed.md).
+Why this exists: kept, a 20-unit roster's read takes 1.1 ms less in-process and its share
+view 1.2 ms (docs/speed.md).
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from typing import NamedTuple
 from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.system import Evaluation
-from app.services.recent import Recent
-from app.services.records import StoredRoster
+from app.services.cache import Recent
+from app.services.stored_rosters import StoredRoster
 
 
 class Judged(NamedTuple):
     evaluation: Evaluation
-    # The document as the app writes it now, when its stored text is not that (stored before
-    # a rule of its form: app.domain.names.mended); None when the stored text is it.
+    # The document as the app writes it, when its stored text is not that (a stored text that
+    # app.domain.player_text.mended mends); None when the stored text is it.
     rewritten: str | None
 
 

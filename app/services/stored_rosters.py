@@ -1,23 +1,56 @@
-"""The reads of a stored roster every use-case shares (by id, live or deleted, with a browser's
-right to edit it) and their helpers: hashing secrets, UTC times, the searched form of a name."""
+"""The stored roster as every use-case hands it back (`StoredRoster`), the bounds of its keeping,
+and the reads of it every use-case shares: by id, live or deleted, with a browser's right to edit
+it; with their helpers: hashing secrets, UTC times, the searched form of a name."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import NamedTuple
+from typing import Any
 
-from sqlalchemy import bindparam
+from pydantic import BaseModel
+from sqlalchemy import Row, bindparam
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from app.domain.stored_documents import read_stored
 from app.services.errors import RosterDeleted, RosterNotFound
-from app.services.records import RESTORE_DAYS, StoredRoster
 from app.storage.tables import (
     Device,
     DeviceRoster,
     Roster,
 )
+
+RESTORE_DAYS = 30
+MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL
+
+
+@dataclass(frozen=True)
+class StoredRoster:
+    id: str
+    version: int
+    text: str  # the document as stored: its JSON
+    ruleset: str
+    name: str
+    created_at: datetime
+    updated_at: datetime
+    copied_from_id: str | None
+    copied_from_version: int | None
+
+    @functools.cached_property
+    def document(self) -> BaseModel:
+        """The stored document, a validated RosterDocument: read from `text` when first
+        asked for (a read answered from its kept evaluation never asks)."""
+        return read_stored(self.text)
+
+    @classmethod
+    def written(cls, document: BaseModel, **fields: Any) -> StoredRoster:
+        """A roster as just written from `document` (whose JSON is `text`): not read again."""
+        roster = cls(**fields)
+        roster.__dict__["document"] = document  # where cached_property keeps its value
+        return roster
 
 
 def digest(secret: str) -> str:
@@ -40,12 +73,19 @@ def searched(text: str) -> str:
     return column_text(text).casefold()
 
 
-def stored_roster(row: Roster | RosterRow) -> StoredRoster:
+def stored_roster(row: Roster | Row[Any]) -> StoredRoster:
+    """The roster of a row: the table's, or the columns ROW_BY_ID and EDITABLE_ROW read."""
     return StoredRoster(
         id=row.id, version=row.version, text=row.document,
         ruleset=row.ruleset, name=row.name, created_at=utc(row.created_at),
         updated_at=utc(row.updated_at), copied_from_id=row.copied_from_id,
         copied_from_version=row.copied_from_version)
+
+
+def refuse_deleted(row: Roster | Row[Any], days: int = RESTORE_DAYS) -> None:
+    """RosterDeleted (restorable `days` after its deletion) if the row's roster is deleted."""
+    if row.deleted_at is not None:
+        raise RosterDeleted(row.id, utc(row.deleted_at) + timedelta(days=days))
 
 
 def fetch_roster(session: Session, roster_id: str) -> Roster | None:
@@ -56,30 +96,15 @@ def live_roster(session: Session, roster_id: str, days: int = RESTORE_DAYS) -> R
     row = fetch_roster(session, roster_id)
     if row is None:
         raise RosterNotFound(roster_id)
-    if row.deleted_at is not None:
-        raise RosterDeleted(roster_id, utc(row.deleted_at) + timedelta(days=days))
+    refuse_deleted(row, days)
     return row
 
 
 ROSTER = Roster.__table__
 GRANT, DEVICE = DeviceRoster.__table__, Device.__table__
 
-
-class RosterRow(NamedTuple):
-    id: str
-    version: int
-    document: str
-    ruleset: str
-    name: str
-    created_at: datetime
-    updated_at: datetime
-    copied_from_id: str | None
-    copied_from_version: int | None
-    deleted_at: datetime | None
-
-
-# A roster's columns, those of RosterRow; alone (ROW_BY_ID), and with the browser's right to edit
-# it, in one read (EDITABLE_ROW).
+# The columns `stored_roster` and `refuse_deleted` read; alone (ROW_BY_ID), and with the
+# browser's right to edit the roster, in one read (EDITABLE_ROW).
 _COLUMNS = (ROSTER.c.id, ROSTER.c.version, ROSTER.c.document, ROSTER.c.ruleset,
             ROSTER.c.name, ROSTER.c.created_at, ROSTER.c.updated_at,
             ROSTER.c.copied_from_id, ROSTER.c.copied_from_version, ROSTER.c.deleted_at)

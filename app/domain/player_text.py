@@ -1,5 +1,6 @@
-"""What a player may name a roster or a unit: at most MAX_NAME characters, the spaces around it
-dropped, and never only characters that nobody sees.
+"""What a player may write: a roster's or a unit's name (at most MAX_NAME characters, the
+spaces around it dropped, and never only characters that nobody sees) and a note (no control
+characters but tabs and line breaks); and how such text is read and drawn safely.
 
 A name of zero-width spaces, joiners, byte-order marks, control characters or spaces looks
 empty on every page, sheet and export, but is not. A roster's name is required, so it must
@@ -29,7 +30,7 @@ WHITE_SPACE: tuple[tuple[int, int], ...] = (
 # Characters that show nothing: controls (Cc), format characters (Cf: zero-width space and
 # joiners, direction marks, word joiner, byte-order mark, tags …), separators (Zs, Zl, Zp),
 # and Unicode's other default-ignorable code points (Hangul fillers, variation selectors, the
-# combining grapheme joiner …); Unicode 14, Python 3.11's. tests/unit/test_names.py holds the
+# combining grapheme joiner …); Unicode 14, Python 3.11's. tests/unit/test_player_text.py holds the
 # list to unicodedata.
 INVISIBLE: tuple[tuple[int, int], ...] = (
     (0x0000, 0x0020), (0x007F, 0x00A0), (0x00AD, 0x00AD), (0x034F, 0x034F), (0x0600, 0x0605),

@@ -1,5 +1,6 @@
 """Catalogue entries: an id (public contract) and a name that is a message of the gettext
-catalogue (app/domain/text.py), so that every rule system's names are translated in one place.
+catalogue (app/domain/translations.py), so that every rule system's names are translated in
+one place.
 
 An entry keeps the English msgid of its name, marked with N_; where the same English reads
 otherwise in Russian somewhere else (Formation Density's «Пики», Chainmail's «Пика»), it is
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.domain.base import Lang
-from app.domain.text import ptr, tr
+from app.domain.translations import ptr, tr
 
 
 @dataclass(frozen=True)

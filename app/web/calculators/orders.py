@@ -15,10 +15,10 @@ from starlette.responses import Response
 from app.domain import get_ruleset
 from app.domain.base import Lang
 from app.domain.line_and_square import catalogue as cat
-from app.domain.line_and_square.order_test import FACES, OrderTestQuery, chance_json, passes
+from app.domain.line_and_square.orders import FACES, OrderTestQuery, chance_json, passes
 from app.domain.line_and_square.square import square_rules
 from app.domain.line_and_square.validation import RULE_TITLES
-from app.domain.text import tr
+from app.domain.translations import tr
 from app.web.i18n import page_language, request_lang
 from app.web.problems import problem_text
 from app.web.templating import render

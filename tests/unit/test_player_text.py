@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import pytest
 from pydantic import StringConstraints, TypeAdapter, ValidationError
 
-from app.domain import names
+from app.domain import player_text
 from app.domain.chainmail import ChainmailRoster
 from app.domain.formation_density.roster import FormationDensityRoster
 from app.domain.line_and_square.roster import LineAndSquareRoster
@@ -31,7 +31,7 @@ def codes(ranges: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> set[in
     return {code for low, high in ranges for code in range(low, high + 1)}
 
 
-SPACES = "".join(map(chr, sorted(codes(names.WHITE_SPACE))))
+SPACES = "".join(map(chr, sorted(codes(player_text.WHITE_SPACE))))
 
 
 def refused(kind: Any, texts: list[str]) -> set[str]:
@@ -48,23 +48,24 @@ def test_invisible_characters_are_controls_format_characters_separators_and_igno
     expected = codes(DEFAULT_IGNORABLE) | {
         ord(ch) for ch in EVERY_CHARACTER
         if unicodedata.category(ch) in ("Cc", "Cf", "Zs", "Zl", "Zp")}
-    assert codes(names.INVISIBLE) == expected
+    assert codes(player_text.INVISIBLE) == expected
 
 
 def test_white_space_is_what_pydantic_strips_around_a_name() -> None:
     stripped = TypeAdapter(list[Annotated[str, StringConstraints(strip_whitespace=True)]]
                            ).validate_python(EVERY_CHARACTER)
-    assert codes(names.WHITE_SPACE) == {
+    assert codes(player_text.WHITE_SPACE) == {
         ord(ch) for ch, left in zip(EVERY_CHARACTER, stripped, strict=True) if not left}
 
 
-@pytest.mark.parametrize(("kind", "pattern"), [(names.RosterName, names.VISIBLE),
-                                                (names.UnitName, names.VISIBLE_OR_BLANK)])
+@pytest.mark.parametrize(("kind", "pattern"), [
+    (player_text.RosterName, player_text.VISIBLE),
+    (player_text.UnitName, player_text.VISIBLE_OR_BLANK)])
 def test_pydantic_and_the_json_schemas_pattern_refuse_the_same_characters(
         kind: Any, pattern: str) -> None:
-    invisible = {chr(code) for code in codes(names.INVISIBLE)}
+    invisible = {chr(code) for code in codes(player_text.INVISIBLE)}
     # Among spaces and invisible characters, with a visible one either side of each range.
-    edges = {chr(code) for low, high in names.INVISIBLE for code in (low - 1, high + 1)
+    edges = {chr(code) for low, high in player_text.INVISIBLE for code in (low - 1, high + 1)
              if code >= 0}
     # Framed by spaces that are not controls: the pattern is tried on the raw text here, and
     # pydantic tries it on the stripped one.
@@ -72,11 +73,11 @@ def test_pydantic_and_the_json_schemas_pattern_refuse_the_same_characters(
     by_pattern = {text for text in EVERY_CHARACTER + framed if not re.search(pattern, text)}
     assert refused(kind, EVERY_CHARACTER + framed) == by_pattern
     # A control character is refused even beside a visible one.
-    controlled = {f" {ch}\u200b\u3000" for ch in edges if ord(ch) in codes(names.CONTROLS)}
-    if kind is names.RosterName:
+    controlled = {f" {ch}\u200b\u3000" for ch in edges if ord(ch) in codes(player_text.CONTROLS)}
+    if kind is player_text.RosterName:
         assert by_pattern == invisible | {f" {ch}\u200b\u3000" for ch in invisible} | controlled
     else:  # a unit may be left unnamed: spaces alone are stripped to ""
-        blank = {chr(code) for code in codes(names.WHITE_SPACE)}
+        blank = {chr(code) for code in codes(player_text.WHITE_SPACE)}
         assert by_pattern == (invisible - blank) | {
             f" {ch}\u200b\u3000" for ch in invisible} | controlled
 
@@ -99,8 +100,8 @@ def test_a_name_of_invisible_characters_is_refused_naming_it_in_every_rule_syste
             with pytest.raises(ValidationError) as refusal:
                 model.model_validate(doc)
             [error] = refusal.value.errors()
-            assert error["loc"] == where and error["ctx"]["pattern"] in names.PATTERNS
-        if ord(name[0]) in codes(names.CONTROLS):
+            assert error["loc"] == where and error["ctx"]["pattern"] in player_text.PATTERNS
+        if ord(name[0]) in codes(player_text.CONTROLS):
             continue  # refused beside a visible character too (the test below)
         # A name with something to see keeps its invisible characters; a unit may be unnamed.
         kept = model.model_validate({"name": f"a{name}", "ruleset": system, "units": [
@@ -112,13 +113,14 @@ def test_a_name_of_invisible_characters_is_refused_naming_it_in_every_rule_syste
 def test_a_stored_document_with_invisible_names_is_mended_and_others_are_left() -> None:
     stored = {"name": "\u200b", "ruleset": "chainmail", "units": [
         {"name": "\ufeff"}, {"name": ""}, {"name": "Кешиг\u200d"}, {"name": "  "}]}
-    assert names.mended(stored) == {"name": names.UNNAMED, "ruleset": "chainmail", "units": [
+    assert player_text.mended(stored) == {
+        "name": player_text.UNNAMED, "ruleset": "chainmail", "units": [
         {"name": ""}, {"name": ""}, {"name": "Кешиг\u200d"}, {"name": "  "}]}
     assert stored["name"] == "\u200b"  # the caller's document is left as it was
-    assert names.mended({"name": "Орда", "ruleset": "chainmail", "units": [{"name": " "}]}) \
+    assert player_text.mended({"name": "Орда", "ruleset": "chainmail", "units": [{"name": " "}]}) \
         is None
     for odd in (None, [], "x", {"units": "x"}, {"units": [1, None]}, {"name": 5}):
-        assert names.mended(odd) is None
+        assert player_text.mended(odd) is None
 
 
 SYSTEM_UNITS: dict[str, dict[str, Any]] = {
@@ -163,5 +165,5 @@ def test_a_note_keeps_its_tabs_and_line_breaks_and_a_name_does_not_take_them(
 def test_a_stored_document_with_control_characters_is_read_without_them() -> None:
     stored = {"name": "Орда\x00Батыя", "ruleset": "chainmail", "units": [
         {"name": "\x00", "note": "a\tb\x00\r\n"}, {"name": "Кешиг\x1b[31m"}]}
-    assert names.mended(stored) == {"name": "ОрдаБатыя", "ruleset": "chainmail", "units": [
+    assert player_text.mended(stored) == {"name": "ОрдаБатыя", "ruleset": "chainmail", "units": [
         {"name": "", "note": "a\tb\r\n"}, {"name": "Кешиг[31m"}]}
