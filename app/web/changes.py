@@ -28,7 +28,6 @@ from app.services.errors import (
     DocumentTooLarge,
     EditRefused,
     RevisionNotFound,
-    RosterNotFound,
     VersionConflict,
 )
 from app.services.stored_rosters import StoredRoster
@@ -39,7 +38,6 @@ from app.web.pages import (
     DEVICE_COOKIE,
     PostedForm,
     RosterAddress,
-    gone_roster,
     not_editable,
     page,
     redirect,
@@ -73,8 +71,6 @@ def edit(request: Request, roster_id: RosterAddress, form: PostedForm,
                                        device_token=change.token)
     except EditRefused:  # by the read, or by the write (withdrawn since)
         return not_editable(request)
-    except RosterNotFound as error:  # deleted, whenever
-        return gone_roster(request, error)
     except VersionConflict as exc:  # another tab, device or worker was first
         return _answer(request, change, exc.current, None, _conflict(exc.current), 409)
     except (FormError, EditError, ValidationError, DocumentTooLarge) as refused:
@@ -149,8 +145,6 @@ def _refused(request: Request, session: Session, roster_id: str, change: _Posted
         stored = devices.editable_roster(session, change.token, roster_id)
     except EditRefused:
         return not_editable(request)
-    except RosterNotFound as error:
-        return gone_roster(request, error)
     if stored.version != change.expected:
         return _answer(request, change, stored, None, _conflict(stored), 409)
     doc = stored.document.model_dump(mode="json")

@@ -32,7 +32,6 @@ from app.web.pages import (
     browser_device,
     cookie_flags,
     editing_device,
-    gone_roster,
     missing_roster,
     no_such_id,
     not_editable,
@@ -136,8 +135,6 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
         stored = opening.open_for_editing(session, roster_id, token)
     except opening.RestorableRoster as gone:
         return restorable_page(request, roster_id, gone)
-    except RosterNotFound as error:
-        return gone_roster(request, error)
     except EditRefused:
         return refuse(request, 403, i18n.gettext(
             "This browser may not edit this roster. "
@@ -171,10 +168,7 @@ def new_link(request: Request, roster_id: RosterAddress, form: PostedForm,
     device_id = editing_device(request, session, roster_id)
     if device_id is None:
         return not_editable(request)
-    try:
-        key = rosters.new_edit_key(session, roster_id, keep_device=device_id)
-    except RosterNotFound as error:
-        return gone_roster(request, error)
+    key = rosters.new_edit_key(session, roster_id, keep_device=device_id)
     response = redirect(request, f"/r/{quote(roster_id)}/edit")
     show_key_once(request, response, roster_id, key)
     return response

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlmodel import Session, col
@@ -242,3 +243,17 @@ def test_deleting_and_restoring_speak_russian(client: TestClient) -> None:
     assert f"можно восстановить до {until.day} {months[until.month - 1]} {until.year}" in section
     page = text_of(client.get(f"/r/{roster_id}/edit").text)
     assert "Эта армия удалена. Её можно восстановить до" in page and "Восстановить армию" in page
+
+
+@pytest.mark.parametrize("lang, said", [("en", "deleted by its owner"), ("ru", "удалена её владельцем")])
+def test_a_change_posted_to_a_deleted_roster_is_answered_gone_in_the_pages_language(
+        client: TestClient, lang: str, said: str) -> None:
+    roster_id = create_army(client)
+    stale = {"csrf": client.cookies.get("muster_csrf"), "version": "1", "system": "chainmail",
+             "op": "settings", "name": "Поздно", "lang": lang}
+    assert delete(client, roster_id).status_code == 303
+    for headers in ({}, {"HX-Request": "true"}):
+        answer = client.post(f"/r/{roster_id}/edit?lang={lang}", data=stale, headers=headers,
+                             follow_redirects=False)
+        assert answer.status_code == 410, answer.text[:300]
+        assert said in text_of(answer.text).lower()
