@@ -25,7 +25,7 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.domain import RULESETS, Evaluation, get_ruleset
-from app.domain.base import Lang
+from app.domain.base import Lang, RuleCheck
 from app.http.cross_site import same_origin
 from app.http.deps import ROSTER_ID
 from app.services import devices, rosters
@@ -277,17 +277,31 @@ def roster_context(request: Request, stored: StoredRoster,
     else:
         doc = stored.document.model_dump(mode="json")
     catalogue = system.catalogue()
+    # What needs the player's attention first; the order within each status is the rules'.
+    checks = sorted(evaluation.checks, key=lambda c: STATUS_ORDER[c.status.value])
+    problems = [c for c in checks if not c.holds]
     return {
         "roster": stored,
         "doc": doc,
         "result": evaluation.result,
-        # What needs the player's attention first; the order within each status is the rules'.
-        "checks": sorted(evaluation.checks, key=lambda c: STATUS_ORDER[c.status.value]),
+        "checks": checks,
+        # The rules not kept, and those of each unit (by its place): found once for the
+        # totals, the rules panel and every unit's badge.
+        "problems": problems,
+        "unit_problems": _by_unit(problems),
         "catalogue": catalogue,
         "system": f"systems/{stored.ruleset}",
         "share_url": f"{site_address(request)}/r/{stored.id}",
         **SYSTEMS[stored.ruleset].page_context(doc, evaluation.result, catalogue, lang),
     }
+
+
+def _by_unit(checks: list[RuleCheck]) -> dict[int, list[RuleCheck]]:
+    found: dict[int, list[RuleCheck]] = {}
+    for check in checks:
+        if check.unit is not None:
+            found.setdefault(check.unit, []).append(check)
+    return found
 
 
 def editing_device(request: Request, session: Session, roster_id: str) -> int | None:

@@ -40,11 +40,19 @@ def standing(nation: str, troop: str, weapon: str, knights: bool = False) -> Sta
         found = [AVAILABILITY[nation][category] for category, figures in CATEGORIES.items()
                  if figures.matches(key)]
         return min(found, key=ORDER.index) if found else "yes"
+    return _kept_out(_exclusions(nation), key)
+
+
+def _exclusions(nation: str) -> list[NoneRule]:
+    """The nation's rules that keep some lines out ("no X")."""
+    return [rule for rule in NATIONAL_RULES.get(nation, ()) if isinstance(rule, NoneRule)]
+
+
+def _kept_out(rules: list[NoneRule], key: tuple[str, str, bool]) -> Standing:
     # The strictest rule that keeps the line out: an error's "not in this army" before a
     # warning's "not usual", whichever the nation lists first.
     found: list[Standing] = ["excluded" if rule.severity is Severity.error else "discouraged"
-                             for rule in NATIONAL_RULES.get(nation, ())
-                             if isinstance(rule, NoneRule) and rule.excluded.matches(key)]
+                             for rule in rules if rule.excluded.matches(key)]
     return min(found, key=ORDER.index) if found else "yes"
 
 
@@ -72,7 +80,8 @@ def troop_standing(nation: str, troop: str, weapon: str = "none",
     if nation in AVAILABILITY:
         return TroopStanding(standing(nation, troop, weapon, knights))
     armed = [w for w, arms in WEAPONS.items() if TROOPS[troop].troop_class in arms.allowed_on]
-    each = {arms: standing(nation, troop, arms, knights) for arms in armed}
+    rules = _exclusions(nation)  # once for all the troop's weapons
+    each = {arms: _kept_out(rules, (troop, arms, knights)) for arms in armed}
     best = max(each.values(), key=ORDER.index)
     only = tuple(w for w in armed if each[w] == best)
     return TroopStanding(best, () if len(only) == len(armed) else only)

@@ -13,7 +13,7 @@ from app.domain.chainmail.organisation import (
     over_limit,
     unit_checks,
 )
-from app.domain.chainmail.pricing import PricedRoster, cost_per_figure, price
+from app.domain.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.domain.chainmail.roster import ChainmailRoster
 from app.domain.chainmail.tally import Key, tally
 
@@ -34,14 +34,17 @@ def assess(roster: ChainmailRoster, lang: Lang = "en",
 
 
 def _budget(roster: ChainmailRoster, priced: PricedRoster) -> Budget:
-    """The points left, and the cheapest price per figure of each kind of line."""
-    prices: dict[Key, Fraction] = {}
-    for unit in roster.units:
-        for line in unit.lines:
-            key = (line.troop, line.weapon, "knights" in unit.flags)
-            each = cost_per_figure(line.troop, line.weapon, unit.mercenary)
-            prices[key] = min(each, prices.get(key, each))
-    return Budget(priced.remaining, prices)
+    """The points left, and the cheapest price per figure of each kind of line: read off the
+    priced lines (in eighths), each kind's made a Fraction once."""
+    cheapest: dict[Key, int] = {}
+    for unit, priced_unit in zip(roster.units, priced.units, strict=True):
+        knights = "knights" in unit.flags
+        for line in priced_unit.lines:
+            key = (line.troop, line.weapon, knights)
+            if line.each_eighths < cheapest.get(key, line.each_eighths + 1):
+                cheapest[key] = line.each_eighths
+    return Budget(priced.remaining,
+                  {key: Fraction(each, EIGHTHS) for key, each in cheapest.items()})
 
 
 def validate(roster: ChainmailRoster, lang: Lang = "en",
