@@ -245,7 +245,8 @@ def test_deleting_and_restoring_speak_russian(client: TestClient) -> None:
     assert "Эта армия удалена. Её можно восстановить до" in page and "Восстановить армию" in page
 
 
-@pytest.mark.parametrize("lang, said", [("en", "deleted by its owner"), ("ru", "удалена её владельцем")])
+@pytest.mark.parametrize("lang, said", [("en", "deleted by its owner"),
+                                        ("ru", "удалена её владельцем")])
 def test_a_change_posted_to_a_deleted_roster_is_answered_gone_in_the_pages_language(
         client: TestClient, lang: str, said: str) -> None:
     roster_id = create_army(client)
