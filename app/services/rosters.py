@@ -132,11 +132,11 @@ def create_roster(session: Session, document: Any, *, lang: Lang = "en",
     the creation by raising: the creation limit (creation_limit.py) counts there, so a
     document refused for its content or size costs the client nothing."""
     doc = _document(document)
-    evaluation = _system(doc).evaluate(doc, lang)
     text = doc.model_dump_json()
     _fits(limits_of(session), text)
     if admit is not None:
         admit()
+    evaluation = _system(doc).evaluate(doc, lang)
     now = utcnow()
     key = secrets.token_urlsafe(KEY_BYTES)
     row = Roster(id=secrets.token_urlsafe(12), edit_key_hash=digest(key), version=1,
