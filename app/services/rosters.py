@@ -268,9 +268,8 @@ class _Change:
     def stored(self, moved: tuple[Any, ...]) -> StoredRoster:
         """The roster as written (`moved` is what the UPDATE returned)."""
         created_at, copied_from_id, copied_from_version = moved
-        return StoredRoster.written(
-            self.document, id=self.roster_id, version=self.version,
-            text=self.values["new_document"],
+        return StoredRoster(
+            id=self.roster_id, version=self.version, document=self.document,
             ruleset=self.values["new_ruleset"], name=self.values["new_name"],
             created_at=utc(created_at), updated_at=self.values["new_updated_at"],
             copied_from_id=copied_from_id, copied_from_version=copied_from_version)

@@ -4,7 +4,6 @@ it; with their helpers: hashing secrets, UTC times, the searched form of a name.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -31,26 +30,13 @@ MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL
 class StoredRoster:
     id: str
     version: int
-    text: str  # the document as stored: its JSON
+    document: BaseModel  # a validated RosterDocument
     ruleset: str
     name: str
     created_at: datetime
     updated_at: datetime
     copied_from_id: str | None
     copied_from_version: int | None
-
-    @functools.cached_property
-    def document(self) -> BaseModel:
-        """The stored document, a validated RosterDocument: read from `text` when first
-        asked for (a read answered from its kept evaluation never asks)."""
-        return read_stored(self.text)
-
-    @classmethod
-    def written(cls, document: BaseModel, **fields: Any) -> StoredRoster:
-        """A roster as just written from `document` (whose JSON is `text`): not read again."""
-        roster = cls(**fields)
-        roster.__dict__["document"] = document  # where cached_property keeps its value
-        return roster
 
 
 def digest(secret: str) -> str:
@@ -76,7 +62,7 @@ def searched(text: str) -> str:
 def stored_roster(row: Roster | Row[Any]) -> StoredRoster:
     """The roster of a row: the table's, or the columns ROW_BY_ID and EDITABLE_ROW read."""
     return StoredRoster(
-        id=row.id, version=row.version, text=row.document,
+        id=row.id, version=row.version, document=read_stored(row.document),
         ruleset=row.ruleset, name=row.name, created_at=utc(row.created_at),
         updated_at=utc(row.updated_at), copied_from_id=row.copied_from_id,
         copied_from_version=row.copied_from_version)

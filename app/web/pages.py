@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import hmac
-import json
 import re
 import secrets
 from typing import Annotated, Any
@@ -35,7 +34,7 @@ from app.services.errors import (
     RosterNotFound,
     UnknownDevice,
 )
-from app.services.kept_evaluations import document_json, judgement
+from app.services.kept_evaluations import judgement
 from app.services.stored_rosters import StoredRoster
 from app.web import editing, i18n
 from app.web.systems import SYSTEMS
@@ -273,9 +272,7 @@ def roster_context(request: Request, stored: StoredRoster,
     system = RULESETS[stored.ruleset]
     if evaluation is None:
         evaluation = judgement(stored, lang)
-        doc = json.loads(document_json(stored, lang))  # no model needed: see document_json
-    else:
-        doc = stored.document.model_dump(mode="json")
+    doc = stored.document.model_dump(mode="json")
     catalogue = system.catalogue()
     # What needs the player's attention first; the order within each status is the rules'.
     checks = sorted(evaluation.checks, key=lambda c: STATUS_ORDER[c.status.value])
