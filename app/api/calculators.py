@@ -28,11 +28,11 @@ from app.domain.translations import ntr, tr
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body
 from app.http.errors import Failure, ReferenceNotFound, ValidationFailure
-from app.http.query import DocumentedQuery
+from app.http.query import DOCUMENTED_QUERY
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
 
-router = APIRouter(route_class=DocumentedQuery)
+router = APIRouter(dependencies=[DOCUMENTED_QUERY])
 
 
 @router.get("/api/v1/rulesets/line_and_square/order-test", tags=["pricing"],

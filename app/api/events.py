@@ -36,12 +36,12 @@ from app.http.deps import (
     take_creation,
 )
 from app.http.errors import Failure, ValidationFailure
-from app.http.query import DocumentedQuery
+from app.http.query import DOCUMENTED_QUERY
 from app.services import events
 from app.services.errors import KeyRejected
 from app.services.stored_rosters import MAX_VERSION
 
-router = APIRouter(prefix="/api/v1/events", tags=["events"], route_class=DocumentedQuery)
+router = APIRouter(prefix="/api/v1/events", tags=["events"], dependencies=[DOCUMENTED_QUERY])
 EventId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,
                               description="the event's public id")]
 _bearer = HTTPBearer(auto_error=False, scheme_name="EventKey",

@@ -42,10 +42,10 @@ from app.http.deps import (
     take_creation,
 )
 from app.http.errors import Failure, ValidationFailure
-from app.http.query import DocumentedQuery
+from app.http.query import DOCUMENTED_QUERY
 from app.services import rosters
 
-router = APIRouter(prefix="/api/v1/rosters", tags=["exports"], route_class=DocumentedQuery)
+router = APIRouter(prefix="/api/v1/rosters", tags=["exports"], dependencies=[DOCUMENTED_QUERY])
 
 _MISSING: dict[int | str, dict[str, Any]] = {
     404: {"model": Failure, "description": "No roster by this id"},

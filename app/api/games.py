@@ -44,12 +44,12 @@ from app.http.deps import (
     take_creation,
 )
 from app.http.errors import Failure, ValidationFailure, refusal_body
-from app.http.query import DocumentedQuery
+from app.http.query import DOCUMENTED_QUERY
 from app.services import games
 from app.services.errors import KeyRejected
 from app.services.stored_rosters import MAX_VERSION
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"], route_class=DocumentedQuery)
+router = APIRouter(prefix="/api/v1/games", tags=["games"], dependencies=[DOCUMENTED_QUERY])
 GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]
 _bearer = HTTPBearer(auto_error=False, description="the game's key", scheme_name="GameKey")
 T = TypeVar("T")

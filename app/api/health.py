@@ -26,9 +26,9 @@ from app.domain.translations import tr
 from app.http.deps import readiness
 from app.http.errors import Failure, refusal_body
 from app.http.language import lang_of, request_lang
-from app.http.query import DocumentedQuery
+from app.http.query import DOCUMENTED_QUERY
 
-router = APIRouter(tags=["operations"], route_class=DocumentedQuery)
+router = APIRouter(tags=["operations"], dependencies=[DOCUMENTED_QUERY])
 log = logging.getLogger("muster.health")
 RETRY_AFTER_SECONDS = 5
 

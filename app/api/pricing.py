@@ -11,9 +11,9 @@ from app.domain import RULESETS, RosterDocument, get_ruleset
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import NOT_JSON_ANSWER, json_body
 from app.http.errors import Failure, ValidationFailure
-from app.http.query import DocumentedQuery
+from app.http.query import DOCUMENTED_QUERY
 
-router = APIRouter(prefix="/api/v1", tags=["pricing"], route_class=DocumentedQuery)
+router = APIRouter(prefix="/api/v1", tags=["pricing"], dependencies=[DOCUMENTED_QUERY])
 
 LangQuery = Literal["en", "ru"]
 REFUSALS: dict[int | str, dict[str, Any]] = {

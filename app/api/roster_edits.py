@@ -39,12 +39,12 @@ from app.domain.translations import tr
 from app.http import conditional
 from app.http.deps import KeyedRosterId, LangDep, RosterId, SessionDep, json_body, refusal
 from app.http.errors import Failure, refusal_body
-from app.http.query import DocumentedQuery
+from app.http.query import DOCUMENTED_QUERY
 from app.services import edits, rosters
 from app.services.errors import NoSuggestion, RevisionNotFound, VersionConflict
 from app.services.stored_rosters import MAX_VERSION
 
-router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], route_class=DocumentedQuery)
+router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], dependencies=[DOCUMENTED_QUERY])
 
 _CHANGE: dict[int | str, dict[str, Any]] = {
     **VERSIONED, **KEY_ANSWERS, **MISSING, **UNAVAILABLE_ANSWER,

@@ -39,13 +39,13 @@ from app.http.deps import (
     take_creation,
 )
 from app.http.errors import Failure, ValidationFailure, refusal_body
-from app.http.query import DocumentedQuery
+from app.http.query import DOCUMENTED_QUERY
 from app.services import revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
 from app.services.kept_evaluations import judgement
 from app.services.stored_rosters import MAX_VERSION, StoredRoster
 
-router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], route_class=DocumentedQuery)
+router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], dependencies=[DOCUMENTED_QUERY])
 
 _ETAG = re.compile(r'^\s*(?:W/)?"v(\d{1,12})"\s*$')
 _KEY_ANSWERS: dict[int | str, dict[str, Any]] = {
