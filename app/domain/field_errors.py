@@ -33,17 +33,6 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
             loc = [*loc, tag]
             if error.get("type") == "union_tag_not_found":
                 message = "Field required: one of " + ", ".join(f"'{r}'" for r in RULESETS)
-        if error.get("type") == "json_invalid" and loc[:1] == ["body"]:
-            # FastAPI puts the character offset where a field name belongs ("[1]: JSON decode
-            # error"); the field at fault is the body, and the offset goes into the message.
-            reason = (error.get("ctx") or {}).get("error")
-            where = next((p for p in loc[1:] if isinstance(p, int)), None)
-            message = "not valid JSON"
-            if reason:
-                message += f": {reason}"
-            if where is not None:
-                message += f" (at character {where})"
-            loc = ["body"]
         if (error.get("type") == "string_pattern_mismatch"
                 and (error.get("ctx") or {}).get("pattern") in player_text.PATTERNS):
             message = player_text.MESSAGES[error["ctx"]["pattern"]]  # not the pattern itself

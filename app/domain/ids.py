@@ -70,7 +70,7 @@ def numbered(items: Any, prefix: str, loc: tuple[str | int, ...]) -> Any:
         return items
     given: list[Any] = []
     # Each new id is next_id(prefix, seen) as it grows: the highest number read once, then
-    # counted on (reading it again for each item made a 500-unit roster's ids quadratic).
+    # counted on, so numbering a list takes time in proportion to its length.
     number = int(next_id(prefix, seen).removeprefix(prefix))
     for item in items:
         if isinstance(item, dict | BaseModel) and _id_of(item) is None:

@@ -38,6 +38,23 @@ class Failure(BaseModel):
 
 
 
+def _body_not_json(error: dict[str, Any]) -> dict[str, Any]:
+    """FastAPI's refusal of a request body that is not JSON puts the character offset where a
+    field name belongs (('body', 1): "JSON decode error"): the field at fault is the body, and
+    the offset and the parser's reason go into the message."""
+    loc = list(error.get("loc", ()))
+    if error.get("type") != "json_invalid" or loc[:1] != ["body"]:
+        return error
+    reason = (error.get("ctx") or {}).get("error")
+    where = next((part for part in loc[1:] if isinstance(part, int)), None)
+    message = "not valid JSON"
+    if reason:
+        message += f": {reason}"
+    if where is not None:
+        message += f" (at character {where})"
+    return {**error, "loc": ["body"], "msg": message}
+
+
 class ReferenceNotFound(RequestValidationError):
     """A field names something that does not exist (a stored roster, a unit of it): 404, in
     the shape of a 422, so that the field is named all the same."""
@@ -49,7 +66,7 @@ def refusal_body(text: str, **more: Any) -> dict[str, Any]:
 
 
 def validation_response(errors: list[dict[str, Any]], status: int = 422) -> JSONResponse:
-    detail = describe(errors)
+    detail = describe([_body_not_json(error) for error in errors])
     summary = "; ".join(f"{d['field']}: {d['message']}" for d in detail[:10])
     return JSONResponse(status_code=status, content={"message": summary, "detail": detail})
 

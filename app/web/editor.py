@@ -13,6 +13,7 @@ from sqlmodel import Session
 
 from app.domain.translations import counted
 from app.http.deps import SessionDep
+from app.http.language import as_lang
 from app.services import devices, opening, rosters
 from app.services.errors import (
     EditRefused,
@@ -82,7 +83,7 @@ def editor(request: Request, roster_id: str, session: SessionDep, key: str = "")
         if (refused := _link_refused(request, session, roster_id, key)) is not None:
             return refused
         # The key leaves the address; a language asked for in it stays.
-        lang = i18n.as_lang(request.query_params.get("lang"))
+        lang = as_lang(request.query_params.get("lang"))
         response = redirect(request, quote(editor_path) + (f"?lang={lang}" if lang else ""))
         device_id = browser_device(request, session)
         try:

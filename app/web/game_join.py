@@ -24,7 +24,7 @@ from app.services.errors import (
     RosterNotFound,
 )
 from app.web import i18n
-from app.web.game_forms import GAME_ID, missing
+from app.web.game_forms import GAME_ID, GameAddress, missing
 from app.web.pages import (
     PostedData,
     browser_device,
@@ -77,7 +77,7 @@ def join_page(request: Request, game_id: str, session: SessionDep, key: str = ""
 
 
 @router.post("/g/{game_id}/join")
-async def join(request: Request, game_id: str, form: PostedData,
+async def join(request: Request, game_id: GameAddress, form: PostedData,
                session: SessionDep) -> Response:
     upload, model = form.get("file"), None
     if not isinstance(upload, str) and upload is not None and upload.filename:

@@ -84,8 +84,9 @@ def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
     except ValidationError as exc:
         return _home(request, session, 422, form=form,
                      error=problem_text(exc.errors(), system=ruleset))
-    take_creation(request, session)
-    created = rosters.create_roster(session, model, lang=i18n.request_lang(request))
+    # Counted once the roster is accepted, as an import is: a refused form costs nothing.
+    created = rosters.create_roster(session, model, lang=i18n.request_lang(request),
+                                    admit=lambda: take_creation(request, session))
     remember_roster(request, session, created.roster.id)
     # The key is shown once, on the editor, right after creation.
     return open_created(request, created)

@@ -13,7 +13,6 @@ from starlette.requests import Request
 
 from app.domain.base import Lang
 from app.domain.translations import catalogue, ptr
-from app.http.language import as_lang as as_lang  # the editor's pages read it here
 from app.http.language import request_lang as request_lang
 
 _current: ContextVar[Lang] = ContextVar("muster_lang", default="en")

@@ -346,3 +346,8 @@ def test_make_legal_refuses_in_words_when_no_change_of_figures_can_do_it() -> No
     assert error.field == "op"
     assert error.text("ru") == error.text("en") == suggested(roster, "en")[0].reason
     assert "add a unit with figures" in error.text("en")
+
+
+def test_a_new_unit_with_a_flag_given_twice_is_refused_naming_the_flags() -> None:
+    error = refused(army(), {"op": "add_unit", "flags": ["elite", "elite"]})
+    assert (error.field, error.text("en")) == ("flags", "each flag may appear only once")

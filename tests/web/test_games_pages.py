@@ -191,3 +191,16 @@ def test_the_opponent_joins_with_an_exported_file(client: TestClient) -> None:
     assert [s["name"] for s in sides] == ["Войско графа", "Орда"]
     assert sides[1]["roster_id"] != horde["id"]  # a new roster of the file's, in My rosters
     assert "Орда" in client.get("/").text
+
+
+def test_a_form_posted_to_an_id_that_cannot_name_a_game_is_missing_unread(
+        client: TestClient) -> None:
+    client.get("/")
+    csrf = str(client.cookies["muster_csrf"])
+    for raw in ("%00", "x" * 65):
+        for action in ("join", "play"):
+            answer = client.post(f"/g/{raw}/{action}", data={"csrf": csrf, "key": "k"},
+                                 files={"file": ("army.json", b"{}", "application/json")},
+                                 follow_redirects=False)
+            assert answer.status_code == 404, (raw, action, answer.status_code)
+            assert "There is no game at this address." in answer.text

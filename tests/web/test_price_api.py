@@ -247,6 +247,15 @@ def test_a_body_that_is_not_json_is_refused_naming_the_body(pricing: TestClient,
     assert answer.json()["message"].startswith("body: ")
 
 
+def test_a_body_that_is_not_json_says_where_the_parser_stopped(pricing: TestClient) -> None:
+    answer = pricing.post(PRICE, content=b'{"name": "x", "ruleset": ',
+                          headers={"content-type": "application/json"})
+    assert answer.status_code == 422
+    [error] = answer.json()["detail"]
+    assert (error["field"], error["loc"], error["type"]) == ("body", ["body"], "json_invalid")
+    assert error["message"] == "not valid JSON: Expecting value (at character 25)"
+
+
 def oversized_body() -> bytes:
     return encoded(army("generic") | {"note": "x" * (MIB + 1)})
 

@@ -34,6 +34,13 @@ Flags = Annotated[list[FlagId], Field(max_length=32)]  # type: ignore[valid-type
 _SAID = "%(reason)s"
 
 
+def _once_each(flags: list[str]) -> None:
+    """A unit's flags as the roster takes them, each once: refused at the edit's `flags`
+    before the unit changes."""
+    if len(set(flags)) != len(flags):
+        raise EditError("flags", REPEATED_FLAG)
+
+
 class NewLine(BaseModel):
     """A line of a unit being added: `figures` of one troop type with one weapon."""
 
@@ -63,8 +70,7 @@ class AddUnit(Edit):
 
     def apply(self, doc: Document, lang: Lang) -> None:
         common.room_for_unit(doc)
-        if len(set(self.flags)) != len(self.flags):
-            raise EditError("flags", REPEATED_FLAG)
+        _once_each(self.flags)
         if self.preset is not None:
             preset = PRESETS[self.preset]
             lines = [{"troop": preset.troop, "figures": preset.figures, "weapon": preset.weapon}]
@@ -82,8 +88,8 @@ class SetUnit(common.SetUnit):
     flags: Flags | None = None
 
     def apply(self, doc: Document, lang: Lang) -> None:
-        if self.flags is not None and len(set(self.flags)) != len(self.flags):
-            raise EditError("flags", REPEATED_FLAG)
+        if self.flags is not None:
+            _once_each(self.flags)
         super().apply(doc, lang)
 
 
