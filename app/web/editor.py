@@ -26,11 +26,11 @@ from app.services.stored_rosters import RESTORE_DAYS
 from app.web import i18n
 from app.web.deletion import restorable_page
 from app.web.pages import (
-    DEVICE_COOKIE,
     NEW_KEY_COOKIE,
     PostedForm,
     RosterAddress,
     browser_device,
+    browser_token,
     cookie_flags,
     editing_device,
     missing_roster,
@@ -130,10 +130,8 @@ def _undo_chain(request: Request, version: int) -> int | None:
 
 
 def _editor_page(request: Request, session: Session, roster_id: str) -> Response:
-    # A browser remembered by this very request (its edit link's exchange) has no cookie yet.
-    token = getattr(request.state, "new_device", None) or request.cookies.get(DEVICE_COOKIE, "")
     try:
-        stored = opening.open_for_editing(session, roster_id, token)
+        stored = opening.open_for_editing(session, roster_id, browser_token(request))
     except opening.RestorableRoster as gone:
         return restorable_page(request, roster_id, gone)
     except EditRefused:

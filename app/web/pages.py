@@ -80,9 +80,14 @@ def finish(request: Request, response: Response) -> Response:
     return response
 
 
+def browser_token(request: Request) -> str:
+    """This browser's device token: one made for this request is the browser's from now on
+    (its cookie is on the way), else its cookie's; "" when it has none."""
+    return getattr(request.state, "new_device", None) or request.cookies.get(DEVICE_COOKIE, "")
+
+
 def browser_device(request: Request, session: Any, create: bool = False) -> int | None:
-    # A device made for this request is the browser's from now on (its cookie is on the way).
-    token = getattr(request.state, "new_device", None) or request.cookies.get(DEVICE_COOKIE, "")
+    token = browser_token(request)
     device_id = devices.find_device(session, token) if token else None
     if device_id is None and create:
         device_id, token = devices.new_device(session)
