@@ -138,7 +138,10 @@ def hand_in(session: Session, event_id: str, player: str, roster_id: str | None,
         raise ValueError("a list is a roster or a document")
     now = now or utcnow()
     name = column_text(player).strip()[:NAME_LENGTH]
-    row = EventList(id=secrets.token_urlsafe(12), event_id=event_id, player_key=searched(name),
+    # Answered from these values, not from the row: once committed, a later hand-in of the same
+    # player may already have replaced it, and reading the row again would find nothing.
+    list_id = secrets.token_urlsafe(12)
+    row = EventList(id=list_id, event_id=event_id, player_key=searched(name),
                     player=name, roster_id=roster_id, roster_version=version,
                     document=document.model_dump_json(), handed_in_at=now)
     with transaction(session, write=True):
@@ -152,7 +155,7 @@ def hand_in(session: Session, event_id: str, player: str, roster_id: str | None,
         if not replaced.rowcount and event.lists >= MAX_LISTS:
             raise EventFull(event_id)
         session.add(row)
-    return HandedIn(row.id, name, roster_id, version, document, now)
+    return HandedIn(list_id, name, roster_id, version, document, now)
 
 
 def lists(session: Session, event_id: str) -> list[HandedIn]:
