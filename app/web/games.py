@@ -26,6 +26,7 @@ from app.domain.line_and_square.orders import OrderTest
 from app.http.deps import SessionDep, take_creation
 from app.services import games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
+from app.services.stored_rosters import MAX_VERSION
 from app.web import game_join, i18n
 from app.web.game_forms import GAME_ID, GameAddress, missing
 from app.web.pages import PostedData, page, refuse
@@ -257,15 +258,19 @@ def start(request: Request, form: PostedData, session: SessionDep) -> Response:
     roster_id, weather = str(form.get("roster_id", "")), str(form.get("weather", "rolled"))
     if not GAME_ID.fullmatch(roster_id):
         return refuse(request, 404, i18n.gettext("There is no roster at this address."))
-    try:
-        version = int(str(form.get("version", "")))
-    except ValueError:
-        version = 0
+    # No version: the roster's latest. A version or a weather the form cannot send is refused.
+    version = str(form.get("version", "")).strip()
+    if version and not (version.isascii() and version.isdigit()
+                        and 1 <= int(version) <= MAX_VERSION):
+        return refuse(request, 422, i18n.gettext(
+            "%(field)s: enter a whole number from %(least)s to %(most)s") % {
+            "field": i18n.gettext("version"), "least": 1, "most": MAX_VERSION})
     if weather not in ("rolled", "clear", "cloudy", "rain", "off"):
-        weather = "rolled"
+        return refuse(request, 422, i18n.gettext("%(field)s: not one of the choices") % {
+            "field": i18n.gettext("Weather")})
     try:
         created, key, join_key = games.create_game(
-            session, roster_id, version or None, weather,
+            session, roster_id, int(version) if version else None, weather,
             castle_defenders=bool(form.get("castle_defenders")),
             admit=lambda: take_creation(request, session))
     except (RosterNotFound, RevisionNotFound):

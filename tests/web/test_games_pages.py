@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.helpers.games import chainmail_army
@@ -204,3 +205,20 @@ def test_a_form_posted_to_an_id_that_cannot_name_a_game_is_missing_unread(
                                  follow_redirects=False)
             assert answer.status_code == 404, (raw, action, answer.status_code)
             assert "There is no game at this address." in answer.text
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("version", "x", "version: enter a whole number from 1 to"),
+    ("version", "0", "version: enter a whole number from 1 to"),
+    ("version", "²", "version: enter a whole number from 1 to"),
+    ("weather", "snow", "Weather: not one of the choices")])
+def test_a_game_asked_for_with_a_value_its_form_cannot_send_is_refused_naming_it(
+        client: TestClient, field: str, value: str, said: str) -> None:
+    roster = client.post("/api/v1/rosters", json=chainmail_army()).json()
+    client.get(f"/r/{roster['id']}")
+    data = {"csrf": str(client.cookies["muster_csrf"]), "roster_id": roster["id"],
+            "version": "1", "weather": "clear", field: value}
+    answer = client.post("/g/new", data=data, follow_redirects=False)
+    assert answer.status_code == 422 and said in answer.text
+    kept = {**data, "version": "", "weather": "rolled"}  # the latest version, weather rolled
+    assert client.post("/g/new", data=kept, follow_redirects=False).status_code == 303
