@@ -37,11 +37,34 @@ RosterDocument = _document_type()
 
 
 def results_type() -> object:
-    """The priced result of any rule system (the union of each system's result model)."""
-    from typing import Union
+    """The priced result of any rule system: the union of each system's result model, told
+    apart by a field only that system's result has (results carry no `ruleset`). Without the
+    discriminator pydantic validates a result against every model to choose one: a 20-unit
+    Chainmail result took 160 µs instead of 31, on every read and price."""
+    from typing import Annotated, Union
 
-    models = tuple(system.result_model for system in RULESETS.values())
-    return models[0] if len(models) == 1 else Union[models]  # type: ignore  # noqa: UP007
+    from pydantic import BaseModel, Discriminator, Tag
+
+    systems = list(RULESETS.values())
+    if len(systems) == 1:
+        return systems[0].result_model
+    fields = {s.id: set(s.result_model.model_fields) for s in systems}
+    marks: dict[str, str] = {}
+    for system in systems:
+        others = set().union(*(fields[o.id] for o in systems if o is not system))
+        own = sorted(fields[system.id] - others)
+        if not own:
+            raise TypeError(f"{system.id}'s result has no field of its own to be told apart by")
+        marks[system.id] = own[0]
+
+    def system_of(value: object) -> str | None:
+        keys = type(value).model_fields if isinstance(value, BaseModel) else value
+        if not isinstance(keys, dict):
+            return None
+        return next((id_ for id_, mark in marks.items() if mark in keys), None)
+
+    tagged = tuple(Annotated[s.result_model, Tag(s.id)] for s in systems)
+    return Annotated[Union[tagged], Discriminator(system_of)]  # type: ignore  # noqa: UP007
 
 
 __all__ += ["RosterDocument", "results_type"]

@@ -1,8 +1,8 @@
 """What `evaluate` returns is the API's documented answer as it stands.
 
-The price endpoint sends the result dictionary as JSON without validating it into the response
-model again (app/api/pricing.py), so each rule system's result must already be exactly what its
-result model would send: valid against it, and unchanged by it.
+The price and every read answer the result through the union of the systems' result models
+(`results_type`), so each rule system's result must be exactly what its own result model would
+send: told apart as that system's by the union, valid against it, and unchanged by it.
 """
 
 from __future__ import annotations
@@ -12,18 +12,23 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
-from app.domain import RULESETS
+from app.domain import RULESETS, results_type
 from app.domain.chainmail import ChainmailRoster
 from tests.unit import test_formation_density_rules as fd
 from tests.unit import test_line_and_square_rules as ls
 from tests.unit.test_exports import rosters
 
+ANY_RESULT: TypeAdapter[Any] = TypeAdapter(results_type())
+
 
 def sent_as_is(result: dict[str, Any], model: type[BaseModel]) -> None:
     as_json = json.loads(json.dumps(result, allow_nan=False))
     assert model.model_validate(as_json).model_dump(mode="json", by_alias=True) == as_json
+    answered = ANY_RESULT.validate_python(result)
+    assert type(answered) is model
+    assert ANY_RESULT.dump_python(answered, mode="json", by_alias=True) == as_json
 
 
 @settings(max_examples=60, deadline=None)
