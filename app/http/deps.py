@@ -65,8 +65,30 @@ def take_creation(request: Request, session: Session) -> None:
 SessionDep = Annotated[Session, Depends(get_session)]
 LangDep = Annotated[Lang, Query(description="Language of messages: en or ru")]
 # Ids are token_urlsafe strings; anything else cannot name a roster (and a NUL byte would
-# otherwise reach PostgreSQL). The pages and the melee calculator check theirs against it too.
+# otherwise reach PostgreSQL). The pages check theirs (rosters, games, events) with `is_id`.
 ROSTER_ID = r"^[A-Za-z0-9_-]{1,64}$"
+_ID = re.compile(ROSTER_ID)
+
+
+# A roster's share, edit or print link: its id is the segment after /r/.
+_ROSTER_LINK = re.compile(r"/r/([A-Za-z0-9_-]{1,64})(?:/(?:edit|print))?/?(?:[?#].*)?$")
+
+
+def is_id(text: str) -> bool:
+    """Whether `text` has the form of a roster's, game's or event's id: what has not names
+    nothing and is answered without being looked up."""
+    return _ID.fullmatch(text) is not None
+
+
+def pasted_roster_id(text: str) -> str | None:
+    """The roster a player's paste names (the melee calculator, handing in to an event,
+    joining a game): its id, or its share, edit or print link; None for anything else."""
+    text = text.strip()
+    if is_id(text):
+        return text
+    found = _ROSTER_LINK.search(text)
+    return found.group(1) if found else None
+
 RosterId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,
                                description="the roster's public id")]
 

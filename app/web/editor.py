@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.domain.translations import counted
-from app.http.deps import SessionDep
+from app.http.deps import SessionDep, is_id
 from app.http.language import as_lang
 from app.services import devices, opening, rosters
 from app.services.errors import (
@@ -34,7 +34,6 @@ from app.web.pages import (
     cookie_flags,
     editing_device,
     missing_roster,
-    no_such_id,
     not_editable,
     page,
     redirect,
@@ -75,7 +74,7 @@ def _link_refused(request: Request, session: Session, roster_id: str,
 
 @router.get("/r/{roster_id}/edit")
 def editor(request: Request, roster_id: str, session: SessionDep, key: str = "") -> Response:
-    if no_such_id(roster_id):
+    if not is_id(roster_id):
         return missing_roster(request)
     editor_path = f"/r/{roster_id}/edit"
     if key:

@@ -3,7 +3,6 @@ its CSV and the publish button (the organiser's link). See events.py for the oth
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import quote
 
@@ -18,7 +17,7 @@ from app.domain.events import reminder
 from app.domain.player_text import RosterName
 from app.exports.event_lists import judged_json, lists_csv
 from app.exports.imports import ImportRefused, parse_roster
-from app.http.deps import ROSTER_ID, SessionDep
+from app.http.deps import SessionDep, is_id, pasted_roster_id
 from app.services import devices, events
 from app.services.errors import RevisionNotFound, RosterNotFound
 from app.web import editing, i18n
@@ -35,9 +34,6 @@ from app.web.problems import problem_text
 from app.web.templating import site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
-# A share or edit link pasted, or a bare id: the roster's id is the segment after /r/.
-_LINK = re.compile(r"(?:/r/)?([A-Za-z0-9_-]{1,64})(?:/(?:edit|print))?/?(?:[?#].*)?$")
-_ID = re.compile(ROSTER_ID)
 _NAME: TypeAdapter[str] = TypeAdapter(RosterName)
 SORTS = {"player": lambda r: r["player"].casefold(), "nation": lambda r: r["nation"] or "",
          "points": lambda r: r["points"],
@@ -92,10 +88,9 @@ def roster_of(form: editing.Form) -> str | None:
     """The roster the form names: one of My rosters, or a link pasted (a link wins)."""
     pasted = form.get("link", "").strip()
     if pasted:
-        found = _LINK.search(pasted)
-        return found.group(1) if found else None
+        return pasted_roster_id(pasted)
     chosen = form.get("roster", "")
-    return chosen if _ID.fullmatch(chosen) else None
+    return chosen if is_id(chosen) else None
 
 
 @router.post("/e/{event_id}/hand-in")

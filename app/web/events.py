@@ -8,7 +8,6 @@ a short-lived cookie scoped to it, never in the address bar. Every form works wi
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +21,7 @@ from app.domain.chainmail.catalogue import NATIONS, TROOPS
 from app.domain.events import MAX_CAPS, EventRules, HandedIn, reminder
 from app.exports import sheet_of
 from app.exports.formats import FORMATS
-from app.http.deps import ROSTER_ID, SessionDep, take_creation
+from app.http.deps import SessionDep, is_id, take_creation
 from app.services import events
 from app.services.errors import KeyRejected
 from app.web import editing, i18n
@@ -38,7 +37,6 @@ from app.web.sheet import MAX_BOXES, share_qr
 from app.web.templating import render, site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
-_ID = re.compile(ROSTER_ID)
 CAP_ROWS = min(3, MAX_CAPS)  # the form's rows of caps; the API takes more
 CREATED_COOKIE = "muster_new_event"
 
@@ -48,7 +46,7 @@ def missing(request: Request) -> Response:
 
 
 def stored_event(session: Session, event_id: str) -> events.StoredEvent | None:
-    if not _ID.fullmatch(event_id):
+    if not is_id(event_id):
         return None
     try:
         return events.get_event(session, event_id)

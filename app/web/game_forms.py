@@ -3,17 +3,14 @@ read (`GameAddress`), and the refusal of a game not there."""
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.responses import Response
 
-from app.http.deps import ROSTER_ID
+from app.http.deps import is_id
 from app.web import i18n
 from app.web.pages import PageRefusal, refuse
-
-GAME_ID = re.compile(ROSTER_ID)
 
 
 def missing(request: Request) -> Response:
@@ -23,7 +20,7 @@ def missing(request: Request) -> Response:
 async def game_address(request: Request, game_id: str) -> str:
     """The game id of the address a form is posted to: one that cannot name a game is
     answered at once (404), the form unread."""
-    if not GAME_ID.fullmatch(game_id):
+    if not is_id(game_id):
         raise PageRefusal(missing(request))
     return game_id
 

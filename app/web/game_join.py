@@ -3,7 +3,6 @@ roster's share link) and it becomes the game's second side, with a secret link o
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import quote
 
@@ -14,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.exports.imports import ImportRefused, parse_roster
-from app.http.deps import SessionDep, take_creation
+from app.http.deps import SessionDep, is_id, pasted_roster_id, take_creation
 from app.services import devices, games, rosters
 from app.services.creation_limit import CreationRefused
 from app.services.errors import (
@@ -24,7 +23,7 @@ from app.services.errors import (
     RosterNotFound,
 )
 from app.web import i18n
-from app.web.game_forms import GAME_ID, GameAddress, missing
+from app.web.game_forms import GameAddress, missing
 from app.web.pages import (
     PostedData,
     browser_device,
@@ -39,17 +38,13 @@ from app.web.problems import N_, problem_text
 router = APIRouter(include_in_schema=False)
 
 
-_SHARED_ID = re.compile(r"/r/([A-Za-z0-9_-]{1,64})")
-
-
 def _roster_asked(form: FormData) -> str:
     """The army chosen: one of "My rosters", or a roster's share or edit link (or its id)."""
-    chosen = str(form.get("roster_id", "")).strip()
     link = str(form.get("link", "")).strip()
     if link:
-        found = _SHARED_ID.search(link)
-        chosen = found.group(1) if found else link
-    return chosen if GAME_ID.fullmatch(chosen) else ""
+        return pasted_roster_id(link) or ""
+    chosen = str(form.get("roster_id", "")).strip()
+    return chosen if is_id(chosen) else ""
 
 
 def _join_page(request: Request, session: Any, game: games.StoredGame, key: str,
@@ -63,7 +58,7 @@ def _join_page(request: Request, session: Any, game: games.StoredGame, key: str,
 
 def _joinable(request: Request, session: Any, game_id: str, key: str) -> Response | None:
     """A refusal, unless `key` is the game's join key and its second side is free."""
-    if not (GAME_ID.fullmatch(game_id) and key and games.joins(session, game_id, key)):
+    if not (is_id(game_id) and key and games.joins(session, game_id, key)):
         return refuse(request, 403, i18n.gettext(
             "This join link does not open this game, or the opponent has joined already."))
     return None

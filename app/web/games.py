@@ -23,12 +23,12 @@ from app.domain.game.summary import end_json, game_json
 from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
 from app.domain.line_and_square import catalogue as las
 from app.domain.line_and_square.orders import OrderTest
-from app.http.deps import SessionDep, take_creation
+from app.http.deps import SessionDep, is_id, take_creation
 from app.services import games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
 from app.services.stored_rosters import MAX_VERSION
 from app.web import game_join, i18n
-from app.web.game_forms import GAME_ID, GameAddress, missing
+from app.web.game_forms import GameAddress, missing
 from app.web.pages import PostedData, page, refuse
 from app.web.problems import N_
 from app.web.sheet import share_qr
@@ -132,7 +132,7 @@ def _unchanged(session: Any, game_id: str, since: str) -> bool:
 @router.get("/g/{game_id}")
 def view(request: Request, game_id: str, session: SessionDep, since: str = "") -> Response:
     """The read-only link: the same state and log as the players', without the forms."""
-    if not GAME_ID.fullmatch(game_id):
+    if not is_id(game_id):
         return missing(request)
     if _unchanged(session, game_id, since):
         return Response(status_code=204, headers={"Cache-Control": "no-cache"})
@@ -142,7 +142,7 @@ def view(request: Request, game_id: str, session: SessionDep, since: str = "") -
 @router.get("/g/{game_id}/summary")
 def summary(request: Request, game_id: str, session: SessionDep) -> Response:
     """The end of the game, for anyone with the watch link: turns, losses, who broke."""
-    if not GAME_ID.fullmatch(game_id):
+    if not is_id(game_id):
         return missing(request)
     game = games.get_game(session, game_id)
     link = f"{site_address(request)}/g/{game.id}/summary"
@@ -167,7 +167,7 @@ def play(request: Request, game_id: str, session: SessionDep, key: str = "", joi
          since: str = "") -> Response:
     """A side's secret link: the game with that side's buttons (and, given the join key
     it was made with, the first side's page shows the join link until the opponent joins)."""
-    if not GAME_ID.fullmatch(game_id):
+    if not is_id(game_id):
         return missing(request)
     try:
         side = games.check_key(session, game_id, key) if key else None
@@ -256,7 +256,7 @@ def act(request: Request, game_id: GameAddress, form: PostedData,
 def start(request: Request, form: PostedData, session: SessionDep) -> Response:
     """The roster pages' "Start a game": a game of the version the page shows."""
     roster_id, weather = str(form.get("roster_id", "")), str(form.get("weather", "rolled"))
-    if not GAME_ID.fullmatch(roster_id):
+    if not is_id(roster_id):
         return refuse(request, 404, i18n.gettext("There is no roster at this address."))
     # No version: the roster's latest. A version or a weather the form cannot send is refused.
     version = str(form.get("version", "")).strip()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import hmac
-import re
 import secrets
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -26,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.domain import RULESETS, Evaluation, get_ruleset
 from app.domain.base import Lang, RuleCheck
 from app.http.cross_site import same_origin
-from app.http.deps import ROSTER_ID
+from app.http.deps import is_id
 from app.services import devices, rosters
 from app.services.creation_limit import CreationRefused
 from app.services.errors import (
@@ -147,7 +146,7 @@ class PageRefusal(Exception):
 async def roster_address(request: Request, roster_id: str) -> str:
     """The roster id of the address a form is posted to, checked before the form is read: an
     id that cannot name a roster is answered at once (404), the form unread."""
-    if no_such_id(roster_id):
+    if not is_id(roster_id):
         raise PageRefusal(missing_roster(request))
     return roster_id
 
@@ -207,15 +206,6 @@ def refuse(request: Request, status: int, message: str, roster_id: str | None = 
     share = f"/r/{quote(roster_id)}" if roster_id else None
     return page(request, "rosters/refused.html", {"message": message, "share": share},
                 status_code=status)
-
-
-# A roster id as the API's RosterId reads it: anything else names no roster and is not looked
-# up (a NUL reaches PostgreSQL as an error).
-_ROSTER_ID = re.compile(ROSTER_ID)
-
-
-def no_such_id(roster_id: str) -> bool:
-    return _ROSTER_ID.fullmatch(roster_id) is None
 
 
 def missing_roster(request: Request) -> Response:

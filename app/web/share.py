@@ -9,7 +9,7 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.http import conditional
-from app.http.deps import SessionDep, take_creation
+from app.http.deps import SessionDep, is_id, take_creation
 from app.http.language import as_lang
 from app.services import devices, rosters
 from app.services.errors import (
@@ -25,7 +25,6 @@ from app.web.pages import (
     csrf_value,
     finish,
     missing_roster,
-    no_such_id,
     open_created,
     page,
     remember_roster,
@@ -38,7 +37,7 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_lang
 
 @router.get("/r/{roster_id}")
 def view(request: Request, roster_id: str, session: SessionDep) -> Response:
-    if no_such_id(roster_id):
+    if not is_id(roster_id):
         return missing_roster(request)
     stored = rosters.get_roster(session, roster_id)  # not there, deleted: the handler's page
     _note_reader(request, session, roster_id)

@@ -8,7 +8,6 @@ The API also takes units written out in the body.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -23,7 +22,7 @@ from app.domain.formation_density import Unit, exchange, melee_json
 from app.domain.formation_density import catalogue as cat
 from app.domain.formation_density.validation import RULE_TITLES
 from app.domain.translations import tr
-from app.http.deps import ROSTER_ID, SessionDep
+from app.http.deps import SessionDep, is_id, pasted_roster_id
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
 from app.web import i18n
@@ -36,17 +35,6 @@ router = APIRouter()
 # ---------------------------------------------------------------- the calculator page
 
 MAX_ROSTERS = 6
-_SHARE_LINK = re.compile(r"/r/([A-Za-z0-9_-]{1,64})(?:/edit)?/?(?:[?#].*)?$")
-_BARE_ID = re.compile(ROSTER_ID)
-
-
-def roster_id_from(text: str) -> str | None:
-    """A roster id from what a player pastes: the id itself, or a share or edit link."""
-    text = text.strip()
-    if _BARE_ID.fullmatch(text):
-        return text
-    found = _SHARE_LINK.search(text)
-    return found.group(1) if found else None
 
 
 @dataclass(frozen=True)
@@ -134,7 +122,7 @@ def _wanted(params: Any, picked: dict[str, str]) -> tuple[list[str], list[str]]:
     for raw in [*params.getlist("roster"), params.get("add", "")]:
         if not raw.strip():
             continue
-        roster_id = roster_id_from(raw[:300])
+        roster_id = pasted_roster_id(raw[:300])
         if roster_id is None:
             problems.append(i18n.gettext("%(text)s is not a roster link or id.")
                             % {"text": raw[:80]})
@@ -142,7 +130,7 @@ def _wanted(params: Any, picked: dict[str, str]) -> tuple[list[str], list[str]]:
             wanted.append(roster_id)
     for value in picked.values():
         roster_id = value.partition(":")[0]
-        if roster_id and _BARE_ID.fullmatch(roster_id):
+        if roster_id and is_id(roster_id):
             wanted.append(roster_id)
     return list(dict.fromkeys(wanted))[:MAX_ROSTERS], problems
 
@@ -164,7 +152,7 @@ def melee_page(request: Request, session: SessionDep) -> Response:
     lang = i18n.request_lang(request)
     params = request.query_params
     add = params.get("add", "")
-    if "key=" in add.lower() and (roster_id := roster_id_from(add[:300])) is not None:
+    if "key=" in add.lower() and (roster_id := pasted_roster_id(add[:300])) is not None:
         # An edit link pasted here: its roster is read by its public id, and the key leaves
         # the address (and the history htmx pushes, which follows the redirect) at once.
         kept = [(k, v) for k, v in params.multi_items() if k != "add"] + [("roster", roster_id)]
@@ -195,7 +183,7 @@ def melee_page(request: Request, session: SessionDep) -> Response:
     # form's next request (say, the Compute button after the field's change) would answer
     # "nothing to add" over the problem before the player had read it.
     add = params.get("add", "").strip()[:300]
-    kept_add = add if add and roster_id_from(add) not in loaded else ""
+    kept_add = add if add and pasted_roster_id(add) not in loaded else ""
     context = {
         "groups": list(groups.values()), "rosters": loaded, "picked": picked, "add": kept_add,
         "problems": problems, "result": result, "charts": charts, "names": _names(lang),
