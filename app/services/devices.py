@@ -228,7 +228,13 @@ def can_edit(session: Session, device_id: int, roster_id: str) -> bool:
 def editable_roster(session: Session, device_token: str, roster_id: str) -> StoredRoster:
     """The roster, if the browser holding `device_token` may edit it, in one read: the
     editor's every change asks this first. EditRefused without that right (whether or not
-    the roster exists, as the grant is asked first); RosterNotFound for a deleted roster."""
+    the roster exists, as the grant is asked first); RosterDeleted for a deleted roster."""
+    return editable_by(session, device_token, roster_id)[0]
+
+
+def editable_by(session: Session, device_token: str,
+                roster_id: str) -> tuple[StoredRoster, int]:
+    """`editable_roster`, and the id of the browser's device, from the same read."""
     if not device_token:
         raise EditRefused(roster_id)
     with _transaction(session):
@@ -237,7 +243,7 @@ def editable_roster(session: Session, device_token: str, roster_id: str) -> Stor
     if found is None:
         raise EditRefused(roster_id)
     refuse_deleted(found)
-    return stored_roster(found)
+    return stored_roster(found), found.device_id
 
 
 def lock_devices(session: Session, which: Any) -> None:

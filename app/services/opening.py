@@ -20,11 +20,8 @@ def open_for_editing(session: Session, roster_id: str, device_token: str) -> Sto
     RestorableRoster for a deleted one this browser may edit, RosterDeleted for one it may
     not; EditRefused for a roster this browser may not edit (or no browser known here, or
     one forgotten meanwhile: a bound, the purge)."""
-    device_id = devices.find_device(session, device_token) if device_token else None
     try:
-        if device_id is None:
-            raise EditRefused(roster_id)
-        stored = devices.editable_roster(session, device_token, roster_id)
+        stored, device_id = devices.editable_by(session, device_token, roster_id)
     except EditRefused:
         rosters.get_roster(session, roster_id)  # no roster, or a deleted one, is said so
         raise

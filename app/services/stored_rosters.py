@@ -98,7 +98,7 @@ ROW_BY_ID = sa_select(*_COLUMNS).where(ROSTER.c.id == bindparam("roster_id"))
 _BY_ID = (select(Roster).where(col(Roster.id) == bindparam("roster_id"))
           .execution_options(populate_existing=True))
 EDITABLE_ROW = (
-    sa_select(*_COLUMNS)
+    sa_select(*_COLUMNS, GRANT.c.device_id)
     .select_from(ROSTER.join(GRANT, GRANT.c.roster_id == ROSTER.c.id)
                  .join(DEVICE, DEVICE.c.id == GRANT.c.device_id))
     .where(ROSTER.c.id == bindparam("roster_id"), GRANT.c.can_edit.is_(True),
