@@ -32,3 +32,14 @@ def test_a_tiny_inprocess_run_times_every_route_beside_its_floor() -> None:
     assert re.search(r"editor change \(30 units\) against the API's read: [\d.]+×", run.stdout), \
         run.stdout
     assert re.search(r"^\s+app\s+[\d.]+%$", run.stdout, re.M), run.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("route", ["read", "price", "view"])
+def test_each_part_bench_times_is_called_by_its_route(route: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "bench/inprocess.py", "--passes", "1", "--requests", "3",
+         "--parts", route], cwd=PROJECT, capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    parts = re.findall(r"^\s+(\d+) µs  .+ \((\S+:\S+)\)$", run.stdout, re.M)
+    assert parts and all(int(took) > 0 for took, _ in parts), run.stdout
