@@ -53,9 +53,9 @@ def sizes(repeats: int) -> None:
 
 
 def make_it_legal() -> None:
-    from app.domain.chainmail.make_legal import make_legal
-    from app.domain.chainmail.nations import NATIONAL_RULES
-    from app.domain.chainmail.roster import ChainmailRoster
+    from app.systems.chainmail.make_legal import make_legal
+    from app.systems.chainmail.nations import NATIONAL_RULES
+    from app.systems.chainmail.roster import ChainmailRoster
 
     print(f'"Make it legal", {LEGAL_UNITS} units, each nation with rules (seconds)')
     worst = 0.0

@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import DictLoader, Environment
 from sqlalchemy import create_engine, text
 
-from app.domain import RosterDocument
+from app.systems import RosterDocument
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>{{ roster.name }}</title></head><body>

@@ -10,20 +10,7 @@ from fastapi import APIRouter, Body, Depends, Query
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from app.domain import get_ruleset
 from app.domain.base import Lang, Whole
-from app.domain.chainmail import figure_sizes as fs
-from app.domain.chainmail import man_to_man as mm
-from app.domain.chainmail import siege as sg
-from app.domain.chainmail import weather as wx
-from app.domain.field_errors import register_tags
-from app.domain.formation_density import Unit, exchange, melee_json
-from app.domain.formation_density import catalogue as fd_cat
-from app.domain.formation_density import shooting as sh
-from app.domain.formation_density.result import MeleeResult
-from app.domain.line_and_square import catalogue as ls_cat
-from app.domain.line_and_square.orders import OrderTestQuery, chance_json
-from app.domain.line_and_square.roster import FormationId
 from app.domain.translations import ntr, tr
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import NOT_JSON_ANSWER, ROSTER_ID, SessionDep, json_body
@@ -31,6 +18,19 @@ from app.http.errors import Failure, ReferenceNotFound, ValidationFailure
 from app.http.query import DOCUMENTED_QUERY
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
+from app.systems import get_system
+from app.systems.chainmail import figure_sizes as fs
+from app.systems.chainmail import man_to_man as mm
+from app.systems.chainmail import siege as sg
+from app.systems.chainmail import weather as wx
+from app.systems.field_errors import register_tags
+from app.systems.formation_density import Unit, exchange, melee_json
+from app.systems.formation_density import catalogue as fd_cat
+from app.systems.formation_density import shooting as sh
+from app.systems.formation_density.result import MeleeResult
+from app.systems.line_and_square import catalogue as ls_cat
+from app.systems.line_and_square.orders import OrderTestQuery, chance_json
+from app.systems.line_and_square.roster import FormationId
 
 router = APIRouter(dependencies=[DOCUMENTED_QUERY])
 
@@ -111,7 +111,7 @@ def _resolve(session: Any, side: Unit | StoredUnit, field: str,
                                             roster=side.roster),
             missing=True) from missing
     if stored.ruleset != fd_cat.RULESET_ID:
-        system = get_ruleset(stored.ruleset)
+        system = get_system(stored.ruleset)
         name = system.name(lang) if system else stored.ruleset
         raise _refuse(f"{field}.roster", tr(lang, "roster %(roster)s is a %(name)s roster; the "
                                             "melee calculator takes %(melee)s rosters",

@@ -21,11 +21,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError, core_schema
 
-from app.domain import RULESETS
-from app.domain.chainmail.edits import ChainmailEdit
 from app.domain.edits import Edit
-from app.domain.formation_density.edits import FormationDensityEdit
-from app.domain.line_and_square.edits import LineAndSquareEdit
+from app.systems import SYSTEMS
+from app.systems.chainmail.edits import ChainmailEdit
+from app.systems.formation_density.edits import FormationDensityEdit
+from app.systems.line_and_square.edits import LineAndSquareEdit
 
 MAX_EDITS = 100
 
@@ -48,7 +48,7 @@ class _Titled:
 
     def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema,
                                      handler: GetJsonSchemaHandler) -> dict[str, Any]:
-        name = RULESETS[self.ruleset].name("en")
+        name = SYSTEMS[self.ruleset].name("en")
         return {**handler(schema), "title": f"{name} edit",
                 "description": f"An edit of a {name} roster (ruleset {self.ruleset!r})"}
 

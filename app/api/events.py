@@ -18,9 +18,7 @@ from app.api.health import UNAVAILABLE_ANSWER
 from app.api.models import TOO_MANY
 from app.api.refusals import named_roster
 from app.api.rosters import site
-from app.domain import RosterDocument
 from app.domain.base import Lang, whole_in
-from app.domain.events import EventRules
 from app.domain.player_text import RosterName
 from app.domain.translations import tr
 from app.exports.event_lists import judged_json, lists_csv
@@ -40,6 +38,8 @@ from app.http.query import DOCUMENTED_QUERY
 from app.services import events
 from app.services.errors import KeyRejected
 from app.services.stored_rosters import MAX_VERSION
+from app.systems import RosterDocument
+from app.systems.events import EventRules
 
 router = APIRouter(prefix="/api/v1/events", tags=["events"], dependencies=[DOCUMENTED_QUERY])
 EventId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64,

@@ -20,7 +20,6 @@ from starlette.exceptions import HTTPException
 from app.api.health import UNAVAILABLE_ANSWER
 from app.api.models import TOO_MANY, RosterCreated
 from app.api.rosters import created_answer
-from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.translations import tr
 from app.exports import (
@@ -44,6 +43,7 @@ from app.http.deps import (
 from app.http.errors import Failure, ValidationFailure
 from app.http.query import DOCUMENTED_QUERY
 from app.services import rosters
+from app.systems import SYSTEMS
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["exports"], dependencies=[DOCUMENTED_QUERY])
 
@@ -66,7 +66,7 @@ def export_roster_json(roster_id: RosterId, session: SessionDep,
     """The roster document plus `format`, `ruleset_version` and `exported_at`: import it back
     with `POST /api/v1/rosters/import`."""
     roster = rosters.get_roster(session, roster_id)
-    body = export_json(roster.document, RULESETS[roster.ruleset].version, datetime.now(UTC))
+    body = export_json(roster.document, SYSTEMS[roster.ruleset].version, datetime.now(UTC))
     return JSONResponse(body, headers={
         "Content-Disposition": content_disposition(roster.name, "json")})
 

@@ -25,12 +25,6 @@ from app.api.refusals import named_roster
 from app.api.rosters import IF_MATCH, WEAK, etag, expected_version, site, stale
 from app.domain import limits
 from app.domain.base import Lang, whole_in
-from app.domain.game import GameRefused
-from app.domain.game.refusals import refused_text
-from app.domain.game.summary import game_json
-from app.domain.game.tables import PEASANT_ENEMIES
-from app.domain.line_and_square import catalogue as las
-from app.domain.line_and_square.roster import FormationId
 from app.domain.translations import tr
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import (
@@ -48,6 +42,12 @@ from app.http.query import DOCUMENTED_QUERY
 from app.services import games
 from app.services.errors import KeyRejected
 from app.services.stored_rosters import MAX_VERSION
+from app.systems.game import GameRefused
+from app.systems.game.refusals import refused_text
+from app.systems.game.summary import game_json
+from app.systems.game.tables import PEASANT_ENEMIES
+from app.systems.line_and_square import catalogue as las
+from app.systems.line_and_square.roster import FormationId
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"], dependencies=[DOCUMENTED_QUERY])
 GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]

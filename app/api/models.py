@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.domain import RosterDocument, results_type
 from app.http.errors import Failure
+from app.systems import RosterDocument, results_type
 
 
 class RulesetSummary(BaseModel):

@@ -7,11 +7,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Depends, HTTPException, Query
 
 from app.api.models import PricedResult, RulesetSummary
-from app.domain import RULESETS, RosterDocument, get_ruleset
 from app.http.cross_site import CROSS_SITE_ANSWER
 from app.http.deps import NOT_JSON_ANSWER, json_body
 from app.http.errors import Failure, ValidationFailure
 from app.http.query import DOCUMENTED_QUERY
+from app.systems import SYSTEMS, RosterDocument, get_system
 
 router = APIRouter(prefix="/api/v1", tags=["pricing"], dependencies=[DOCUMENTED_QUERY])
 
@@ -26,14 +26,14 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 
 @router.get("/rulesets", response_model=list[RulesetSummary])
 def list_rulesets() -> list[dict[str, str]]:
-    return [system.summary() for system in RULESETS.values()]
+    return [system.summary() for system in SYSTEMS.values()]
 
 
 @router.get("/rulesets/{ruleset_id}", responses={404: {"model": Failure}})
 def ruleset_catalogue(ruleset_id: str) -> dict[str, Any]:
-    system = get_ruleset(ruleset_id)
+    system = get_system(ruleset_id)
     if system is None:
-        raise HTTPException(404, f"unknown ruleset {ruleset_id!r}; known: {', '.join(RULESETS)}")
+        raise HTTPException(404, f"unknown ruleset {ruleset_id!r}; known: {', '.join(SYSTEMS)}")
     return system.catalogue()
 
 
@@ -46,4 +46,4 @@ async def price_roster(
     # Async on purpose: pricing is pure CPU work of well under a millisecond for a usual
     # roster (a few ms at the 500-unit limit), so a hop to the thread pool and back would cost
     # more than the work itself.
-    return RULESETS[roster.ruleset].evaluate(roster, lang).result  # type: ignore[attr-defined,no-any-return]
+    return SYSTEMS[roster.ruleset].evaluate(roster, lang).result  # type: ignore[attr-defined,no-any-return]

@@ -31,10 +31,8 @@ from app.api.rosters import (
     site,
     stale,
 )
-from app.domain import RULESETS
 from app.domain.base import Lang, points_json
 from app.domain.edits import EditError
-from app.domain.field_errors import field_path
 from app.domain.translations import tr
 from app.http import conditional
 from app.http.deps import KeyedRosterId, LangDep, RosterId, SessionDep, json_body, refusal
@@ -43,6 +41,8 @@ from app.http.query import DOCUMENTED_QUERY
 from app.services import edits, rosters
 from app.services.errors import NoSuggestion, RevisionNotFound, VersionConflict
 from app.services.stored_rosters import MAX_VERSION
+from app.systems import SYSTEMS
+from app.systems.field_errors import field_path
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], dependencies=[DOCUMENTED_QUERY])
 
@@ -163,9 +163,9 @@ def make_legal(request: Request, roster_id: RosterId, session: SessionDep,
     try:
         found, made = edits.suggestion(roster, lang)
     except NoSuggestion as error:
-        offered = ", ".join(s.name(lang) for s in RULESETS.values() if s.suggest is not None)
+        offered = ", ".join(s.name(lang) for s in SYSTEMS.values() if s.suggest is not None)
         raise refusal(404, tr(lang, "%(system)s has no “Make it legal”: it is offered for "
-                              "%(offered)s rosters", system=RULESETS[roster.ruleset].name(lang),
+                              "%(offered)s rosters", system=SYSTEMS[roster.ruleset].name(lang),
                               offered=offered)) from error
     answer = {"possible": found.possible, "reason": found.reason or None,
               "outcome": found.outcome, "moved": found.moved, "total": points_json(found.total),

@@ -23,7 +23,6 @@ from app.api.models import (
     RosterPublic,
     StaleVersion,
 )
-from app.domain import RosterDocument
 from app.domain.base import Lang
 from app.domain.translations import tr
 from app.http import conditional
@@ -44,6 +43,7 @@ from app.services import revisions, rosters
 from app.services.errors import RevisionNotFound, RosterNotFound, VersionConflict
 from app.services.kept_evaluations import judgement
 from app.services.stored_rosters import MAX_VERSION, StoredRoster
+from app.systems import RosterDocument
 
 router = APIRouter(prefix="/api/v1/rosters", tags=["rosters"], dependencies=[DOCUMENTED_QUERY])
 

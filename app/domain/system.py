@@ -1,20 +1,23 @@
-"""What every rule system offers the rest of the application.
+"""What every rule system offers the rest of the application: one typed contract.
 
-The web layer talks only to this interface (through the registry), so a new game is a new
-package beside `chainmail/` that provides one `RuleSystem`.
+Everything outside a system's package talks to it only through its `RuleSystem` (found in
+the registry, `app.systems.SYSTEMS`), so a new game is a new package under `app/systems/`
+that provides one `RuleSystem` and one line in the registry.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from pydantic import BaseModel, TypeAdapter
 
 from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
 from app.domain.catalogue_entries import Named
+from app.domain.form_reading import Document, Edits, Form
 from app.domain.translations import ptr
 
 
@@ -35,6 +38,42 @@ class Evaluation:
         return verdict_of(issue["severity"] for issue in self.result["issues"])
 
 
+class Editor(Protocol):
+    """A system's part of the editor (its `editor.py`): the forms read as edits, a new
+    document from the home page's form, and what its templates need beyond the roster. Pure:
+    the language comes in (the form's, or `lang`), message text goes out."""
+
+    UNIT_ACTIONS: frozenset[str]  # actions that change one unit: the page redraws it alone
+    LINE_FIELD: str  # the field focused after "Add a line": "{unit}-{line}-figures"
+    NEW_UNIT_OPENS: bool  # a new unit opens its row (its fields are many, not one line's)
+
+    def read(self, action: str, argument: str, form: Form) -> Edits | None: ...
+
+    def new_document(self, form: Form) -> dict[str, Any]: ...
+
+    def page_context(self, doc: Document, result: dict[str, Any], catalogue: dict[str, Any],
+                     lang: Lang) -> dict[str, Any]: ...
+
+
+class Writers(Protocol):
+    """A system's army sheet and text exports (its `text.py`); the print page draws the sheet
+    with the system's `print.html`."""
+
+    OPTIONAL_SECTIONS: tuple[str, ...]  # the sheet's sections a player may tick
+
+    def sheet_of(self, document: Any, lang: Lang, optional: Iterable[str] = ()) -> Any: ...
+
+    def print_words(self, lang: Lang) -> dict[str, str]: ...
+
+    def print_context(self, sheet: Any) -> dict[str, Any]: ...
+
+    def export_text(self, document: Any, lang: Lang = "en") -> str: ...
+
+    def export_markdown(self, document: Any, lang: Lang = "en") -> str: ...
+
+    def export_bbcode(self, document: Any, lang: Lang = "en") -> str: ...
+
+
 @dataclass(frozen=True)
 class RuleSystem:
     id: str
@@ -48,6 +87,10 @@ class RuleSystem:
     entries: Mapping[str, Mapping[str, Named]] = field(compare=False)
     # The edits a player can make (the system's `edits.py`): a list of them as JSON or data.
     edits: TypeAdapter[list[Any]] = field(compare=False)
+    editor: Editor = field(compare=False)
+    writers: Writers = field(compare=False)
+    # Its templates' folder: the pages find them as "systems/<id>/<name>".
+    templates: Path = field(compare=False)
     # "Make it legal", where the system offers it: the suggestion and the edits that make it.
     suggest: Callable[[Any, Lang], tuple[Any, list[Any]]] | None = field(default=None,
                                                                          compare=False)

@@ -17,8 +17,9 @@ from anyascii import anyascii
 from pydantic import BaseModel
 
 from app.domain.base import Lang
-from app.exports.common import bb, md, one_line
-from app.exports.formats import FORMATS
+from app.domain.system import Writers
+from app.domain.text_writing import bb, md, one_line
+from app.systems import SYSTEMS
 
 FORMAT = "muster-roster/1"
 EXPORT_KEYS = ("format", "ruleset_version", "exported_at")
@@ -36,12 +37,8 @@ def export_json(document: BaseModel, ruleset_version: str, now: datetime) -> dic
             **document.model_dump(mode="json")}
 
 
-def _system(document: BaseModel) -> Any:
-    ruleset = str(getattr(document, "ruleset", None))
-    module = FORMATS.get(ruleset)
-    if module is None:
-        raise ValueError(f"no army sheet or text export for ruleset {ruleset!r}")
-    return module
+def _system(document: BaseModel) -> Writers:
+    return SYSTEMS[str(getattr(document, "ruleset", None))].writers
 
 
 def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> Any:

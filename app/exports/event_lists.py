@@ -8,8 +8,8 @@ import io
 from typing import Any
 
 from app.domain.base import Lang
-from app.domain.events import HandedIn, Judgement
 from app.domain.translations import tr
+from app.systems.events import HandedIn, Judgement
 
 
 def sheet_url(event_id: str, list_id: str, base: str = "") -> str:

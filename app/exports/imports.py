@@ -11,12 +11,12 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Discriminator, TypeAdapter, ValidationError, create_model
 
-from app.domain import RULESETS
 from app.domain.base import Lang
-from app.domain.field_errors import describe
-from app.domain.stored_documents import DOCUMENT as _DOCUMENT
 from app.domain.translations import N_, tr
 from app.exports import FORMAT
+from app.systems import SYSTEMS
+from app.systems.field_errors import describe
+from app.systems.stored_documents import DOCUMENT as _DOCUMENT
 
 KNOWN_FORMATS = (FORMAT,)
 MAX_SHOWN = 10
@@ -114,7 +114,7 @@ def import_schema() -> dict[str, Any]:
         create_model(f"{system.roster_model.__name__}Export", __base__=system.roster_model,
                      format=(Literal[FORMAT], FORMAT),  # type: ignore[valid-type]
                      ruleset_version=(str, ""), exported_at=(str, ""))
-        for system in RULESETS.values())
+        for system in SYSTEMS.values())
     union = Annotated[Union[exported], Discriminator("ruleset")]  # type: ignore  # noqa: UP007
     schema = TypeAdapter(union).json_schema()
     inlined: dict[str, Any] = _inline(schema, schema.get("$defs", {}))

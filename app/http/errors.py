@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.domain.field_errors import describe
+from app.systems.field_errors import describe
 
 
 class ErrorField(BaseModel):

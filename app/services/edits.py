@@ -14,14 +14,15 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.domain import RULESETS, Evaluation
 from app.domain.base import Lang
 from app.domain.edits import apply_edits
+from app.domain.system import Evaluation
 from app.services import revisions
 from app.services.devices import editable_roster
 from app.services.errors import NoSuggestion, RevisionNotFound, VersionConflict
 from app.services.rosters import get_roster, replace_roster
 from app.services.stored_rosters import StoredRoster
+from app.systems import SYSTEMS
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ def _current(session: Session, roster_id: str, expected: int,
 def _stored(session: Session, stored: StoredRoster, document: Any, lang: Lang,
             device_token: str | None) -> Edited:
     """`document` stored as the roster's next version, unless it is the roster's own."""
-    evaluation = RULESETS[document.ruleset].evaluate(document, lang)
+    evaluation = SYSTEMS[document.ruleset].evaluate(document, lang)
     if document == stored.document:
         # Nothing changed (Save pressed again): no new version for undo to step over.
         return Edited(stored, evaluation, False)
@@ -62,7 +63,7 @@ def edit_roster(session: Session, roster_id: str, edits: Sequence[Any], expected
     new version, or none of them: pydantic's ValidationError for an edit that is no edit of
     this system, EditError for one that cannot be made, each saying which one (`edits.<i>`)."""
     stored = _current(session, roster_id, expected, device_token)
-    system = RULESETS[stored.ruleset]
+    system = SYSTEMS[stored.ruleset]
     made = system.edits.validate_python(list(edits))
     document = apply_edits(stored.document, made, lang)
     return _stored(session, stored, document, lang, device_token)
@@ -84,7 +85,7 @@ def revert_to(session: Session, roster_id: str, version: int | None, expected: i
 def suggestion(roster: StoredRoster, lang: Lang) -> tuple[Any, list[Any]]:
     """What "Make it legal" would change, and the edits that make it; NoSuggestion for a
     rule system that offers none."""
-    suggest = RULESETS[roster.ruleset].suggest
+    suggest = SYSTEMS[roster.ruleset].suggest
     if suggest is None:
         raise NoSuggestion(roster.ruleset)
     return suggest(roster.document, lang)

@@ -20,13 +20,13 @@ from pydantic import BaseModel
 from sqlalchemy import delete, func, update
 from sqlmodel import Session, col, select
 
-from app.domain.events import EventRules, HandedIn
-from app.domain.stored_documents import read_stored
 from app.services import revisions, rosters
 from app.services.errors import KeyRejected
 from app.services.stored_rosters import column_text, digest, searched, utc
 from app.storage.db import transaction
 from app.storage.tables import NAME_LENGTH, Event, EventList, utcnow
+from app.systems.events import EventRules, HandedIn
+from app.systems.stored_documents import read_stored
 
 KeyKind = Literal["organiser", "hand_in"]
 MAX_LISTS = 1000  # an event's lists: a tournament's worth, and a bound on the organiser's page

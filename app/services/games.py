@@ -22,13 +22,13 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.domain import game as rules
-from app.domain.game.state import Entry, GameState
 from app.services import revisions, rosters
 from app.services.errors import KeyRejected
 from app.services.stored_rosters import digest, utc
 from app.storage.db import transaction
 from app.storage.tables import NAME_LENGTH, Game, GameEntry, utcnow
+from app.systems import game as rules
+from app.systems.game.state import Entry, GameState
 
 Change = Callable[[dict[str, Any], GameState, list[Entry]], list[Entry]]
 

@@ -9,11 +9,11 @@ view 1.2 ms (docs/speed.md).
 
 from __future__ import annotations
 
-from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.system import Evaluation
 from app.services.cache import Recent
 from app.services.stored_rosters import StoredRoster
+from app.systems import SYSTEMS
 
 # Evaluations are a few KB each: a few hundred rosters read often stay made.
 _EVALUATIONS: Recent[Evaluation] = Recent(512)
@@ -22,7 +22,7 @@ _EVALUATIONS: Recent[Evaluation] = Recent(512)
 def judgement(roster: StoredRoster, lang: Lang) -> Evaluation:
     """The stored roster priced and judged in `lang`. Read it; never change it."""
     return _EVALUATIONS.get((roster.id, roster.version, lang),
-                            lambda: RULESETS[roster.ruleset].evaluate(roster.document, lang))
+                            lambda: SYSTEMS[roster.ruleset].evaluate(roster.document, lang))
 
 
 def keep(roster: StoredRoster, lang: Lang, evaluation: Evaluation) -> None:

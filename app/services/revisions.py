@@ -9,11 +9,11 @@ from datetime import datetime
 from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
-from app.domain.stored_documents import read_stored
 from app.services.errors import RevisionNotFound
 from app.services.stored_rosters import MAX_VERSION, live_roster, utc
 from app.storage.db import transaction as _transaction
 from app.storage.tables import Revision as RevisionRow
+from app.systems.stored_documents import read_stored
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,8 @@ from sqlalchemy import Executable, bindparam, delete, insert, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from app.domain import Evaluation, get_ruleset
 from app.domain.base import Lang
-from app.domain.stored_documents import DOCUMENT as _DOCUMENT
-from app.domain.system import RuleSystem
+from app.domain.system import Evaluation, RuleSystem
 from app.services import kept_evaluations
 from app.services.devices import bound_readers, editable_roster, lock_devices
 from app.services.errors import (
@@ -62,6 +60,8 @@ from app.storage.tables import (
     utcnow,
 )
 from app.storage.tables import Revision as RevisionRow
+from app.systems import get_system
+from app.systems.stored_documents import DOCUMENT as _DOCUMENT
 
 KEY_BYTES = 16  # edit keys: 128 random bits
 
@@ -100,7 +100,7 @@ SUMMARY_COLUMNS = ("name", "search_name", "ruleset", "nation", "total", "points_
 
 
 def _system(document: BaseModel) -> RuleSystem:
-    system = get_ruleset(str(document.ruleset))  # type: ignore[attr-defined]
+    system = get_system(str(document.ruleset))  # type: ignore[attr-defined]
     if system is None:  # the document type only admits known rule systems
         raise ValueError(f"unknown ruleset {document.ruleset!r}")  # type: ignore[attr-defined]
     return system

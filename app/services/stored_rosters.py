@@ -14,13 +14,13 @@ from sqlalchemy import Row, bindparam
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from app.domain.stored_documents import read_stored
 from app.services.errors import RosterDeleted, RosterNotFound
 from app.storage.tables import (
     Device,
     DeviceRoster,
     Roster,
 )
+from app.systems.stored_documents import read_stored
 
 RESTORE_DAYS = 30
 MAX_VERSION = 2**31 - 1  # the version column is a 32-bit integer on PostgreSQL

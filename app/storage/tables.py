@@ -99,7 +99,7 @@ class Event(SQLModel, table=True):
     organiser_key_hash: str = Field(sa_type=String(HASH_LENGTH))
     hand_in_key_hash: str = Field(sa_type=String(HASH_LENGTH))
     name: str = Field(sa_type=String(NAME_LENGTH))
-    rules: str = Field(sa_type=Text, description="app.domain.events.EventRules as JSON text")
+    rules: str = Field(sa_type=Text, description="app.systems.events.EventRules as JSON text")
     deadline: datetime = Field(sa_type=DateTime(timezone=True))
     published_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     created_at: datetime = Field(sa_type=DateTime(timezone=True))

@@ -9,7 +9,6 @@ reads the roster again, to draw it with the problem."""
 from __future__ import annotations
 
 import re
-from types import ModuleType
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
@@ -18,9 +17,11 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.domain import Evaluation
+from app.domain import form_reading
 from app.domain.base import Lang
 from app.domain.edits import EditError
+from app.domain.form_reading import Edits, Form, FormError
+from app.domain.system import Evaluation, RuleSystem
 from app.http.deps import SessionDep
 from app.services import devices
 from app.services import edits as service
@@ -31,8 +32,8 @@ from app.services.errors import (
     VersionConflict,
 )
 from app.services.stored_rosters import StoredRoster
-from app.web import editing, i18n
-from app.web.editing import Edits, Form, FormError
+from app.systems import SYSTEMS
+from app.web import i18n
 from app.web.editor import editing_context
 from app.web.pages import (
     DEVICE_COOKIE,
@@ -44,7 +45,6 @@ from app.web.pages import (
     roster_context,
 )
 from app.web.problems import edit_problem, form_problem
-from app.web.systems import SYSTEMS
 from app.web.templating import is_htmx
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
@@ -96,8 +96,8 @@ def _posted_change(request: Request, form: Form) -> _Posted:
     except ValueError:
         expected = -1
     lang = i18n.request_lang(request)
-    return _Posted(Form([*form.items_list(), ("lang", lang)]), lang,
-                   request.cookies.get(DEVICE_COOKIE, ""), expected, editing.pressed(form)[0])
+    return _Posted(Form([*form.items_list(), ("lang", lang)], lang), lang,
+                   request.cookies.get(DEVICE_COOKIE, ""), expected, form_reading.pressed(form)[0])
 
 
 def _form_edits(form: Form) -> Edits:
@@ -106,7 +106,7 @@ def _form_edits(form: Form) -> Edits:
     system = SYSTEMS.get(form.get("system", ""))
     if system is None:
         raise FormError("ruleset", i18n.gettext("not one of the choices"))
-    return editing.form_edits(form, system.read)
+    return form_reading.form_edits(form, system.editor.read)
 
 
 def _undone(session: Session, roster_id: str, change: _Posted) -> tuple[service.Edited, int]:
@@ -114,7 +114,7 @@ def _undone(session: Session, roster_id: str, change: _Posted) -> tuple[service.
     the current) stored again as the next version, so that undoing is itself a change that
     can be undone and no version is lost; with where the next undo goes back to. FormError
     if there is no such version to go back to."""
-    target = editing.whole(change.form, "undo_to", required=False)
+    target = form_reading.whole(change.form, "undo_to", required=False)
     if target is None:
         target = change.expected - 1
     try:
@@ -186,7 +186,7 @@ def _answer(request: Request, change: _Posted, stored: StoredRoster,
     if problem is None:
         context.update(_focus(action, form, units, system, undo_to))
     place = next((i for i, u in enumerate(units) if u["id"] == form.get("unit")), None)
-    if problem is None and action in system.UNIT_ACTIONS and place is not None:
+    if problem is None and action in system.editor.UNIT_ACTIONS and place is not None:
         # Only this unit changed: send it alone, with totals, rules and version out of band.
         context.update(i=place, unit=units[place], priced=context["result"]["units"][place],
                        folded=action == "step_figures")
@@ -204,7 +204,7 @@ def _answer(request: Request, change: _Posted, stored: StoredRoster,
     return response
 
 
-def _focus(action: str, form: Form, units: list[dict[str, Any]], system: ModuleType,
+def _focus(action: str, form: Form, units: list[dict[str, Any]], system: RuleSystem,
            undo_to: int | None) -> dict[str, str]:
     """Where the keyboard's focus goes once the answer is in (`focus`: the id of the element
     drawn with `autofocus`, which htmx focuses after the swap), and the unit whose row is
@@ -227,7 +227,7 @@ def _focus(action: str, form: Form, units: list[dict[str, Any]], system: ModuleT
     if action == "remove_unit":
         after = form.get("next_unit", "")
         return {"focus": f"{after}-summary" if after in ids else "units-heading"}
-    if action == "add_unit" and getattr(system, "NEW_UNIT_OPENS", False) and ids:
+    if action == "add_unit" and system.editor.NEW_UNIT_OPENS and ids:
         return {"focus": f"{ids[-1]}-name", "open_unit": ids[-1]}
     if place is None:
         return {}
@@ -240,7 +240,7 @@ def _focus(action: str, form: Form, units: list[dict[str, Any]], system: ModuleT
         return {"focus": f"{ids[place + 1]}-name", "open_unit": ids[place + 1]}
     if action == "add_line" and units[place].get("lines"):
         line = units[place]["lines"][-1]["id"]
-        return {"focus": system.LINE_FIELD.format(unit=unit, line=line)}
+        return {"focus": system.editor.LINE_FIELD.format(unit=unit, line=line)}
     if action == "remove_line":
         return {"focus": f"{unit}-add-line"}
     return {}

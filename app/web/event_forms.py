@@ -12,15 +12,16 @@ from pydantic import TypeAdapter, ValidationError
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
+from app.domain import form_reading
 from app.domain.base import Verdict
-from app.domain.events import reminder
 from app.domain.player_text import RosterName
 from app.exports.event_lists import judged_json, lists_csv
 from app.exports.imports import ImportRefused, parse_roster
 from app.http.deps import SessionDep, is_id, pasted_roster_id
 from app.services import devices, events
 from app.services.errors import RevisionNotFound, RosterNotFound
-from app.web import editing, i18n
+from app.systems.events import reminder
+from app.web import i18n
 from app.web.events import CREATED_COOKIE, holds_key, missing, rules_context, stored_event
 from app.web.pages import (
     PostedData,
@@ -84,7 +85,7 @@ def _player(text: str) -> str | None:
         return None
 
 
-def roster_of(form: editing.Form) -> str | None:
+def roster_of(form: form_reading.Form) -> str | None:
     """The roster the form names: one of My rosters, or a link pasted (a link wins)."""
     pasted = form.get("link", "").strip()
     if pasted:
@@ -104,7 +105,7 @@ async def hand_in(request: Request, event_id: str, data: PostedData, form: Poste
     return await run_in_threadpool(_hand_in, request, session, event_id, form, content)
 
 
-def _keyed_event(request: Request, session: Session, event_id: str, form: editing.Form,
+def _keyed_event(request: Request, session: Session, event_id: str, form: form_reading.Form,
                  kind: events.KeyKind) -> tuple[Any, str] | Response:
     """The event a form changes and the key its field holds, or the page refusing it: no such
     event, or not the event's key of this kind."""
@@ -117,7 +118,7 @@ def _keyed_event(request: Request, session: Session, event_id: str, form: editin
     return event, key
 
 
-def _hand_in(request: Request, session: Session, event_id: str, form: editing.Form,
+def _hand_in(request: Request, session: Session, event_id: str, form: form_reading.Form,
              content: bytes | None) -> Response:
     found = _keyed_event(request, session, event_id, form, "hand_in")
     if isinstance(found, Response):

@@ -16,15 +16,15 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.domain import RULESETS
-from app.domain.chainmail.catalogue import NATIONS, TROOPS
-from app.domain.events import MAX_CAPS, EventRules, HandedIn, reminder
+from app.domain import form_reading
 from app.exports import sheet_of
-from app.exports.formats import FORMATS
 from app.http.deps import SessionDep, is_id, take_creation
 from app.services import events
 from app.services.errors import KeyRejected
-from app.web import editing, i18n
+from app.systems import SYSTEMS
+from app.systems.chainmail.catalogue import NATIONS, TROOPS
+from app.systems.events import MAX_CAPS, EventRules, HandedIn, reminder
+from app.web import i18n
 from app.web.pages import (
     PostedForm,
     cookie_flags,
@@ -69,7 +69,7 @@ def rules_context(rules: EventRules, lang: Any) -> dict[str, Any]:
     nations = [NATIONS[n].name(lang) for n in rules.nations] if rules.nations else None
     caps = [{"count": c.count, "troop": TROOPS[c.troop].name(lang), "most": c.most}
             for c in rules.caps]
-    return {"rules": rules, "ruleset_name": RULESETS[rules.ruleset].name(lang),
+    return {"rules": rules, "ruleset_name": SYSTEMS[rules.ruleset].name(lang),
             "nation_names": nations, "caps": caps}
 
 
@@ -100,7 +100,7 @@ def _whole(text: str) -> int | str | None:
     return int(text) if text.isdigit() else text
 
 
-def rules_of(form: editing.Form) -> dict[str, Any]:
+def rules_of(form: form_reading.Form) -> dict[str, Any]:
     """The form's fields as the rules' data (what the API would be sent)."""
     caps = [{"count": form.get(f"cap_count_{i}", "units"), "troop": form.get(f"cap_troop_{i}"),
              "most": _whole(form.get(f"cap_most_{i}", ""))}
@@ -184,7 +184,7 @@ def list_sheet(request: Request, event_id: str, list_id: str, session: SessionDe
         return missing(request)
     lang = i18n.current_lang()
     ruleset = str(handed.document.ruleset)  # type: ignore[attr-defined]
-    system = FORMATS[ruleset]
+    system = SYSTEMS[ruleset].writers
     sheet = sheet_of(handed.document, lang, [])
     here = f"/e/{event.id}/l/{handed.id}"
     share_url = f"{site_address(request)}/e/{event.id}"

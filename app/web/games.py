@@ -16,17 +16,17 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
-from app.domain.chainmail.sheet_text import BRIBED
-from app.domain.game import GameRefused
-from app.domain.game.state import sides_of
-from app.domain.game.summary import end_json, game_json
-from app.domain.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
-from app.domain.line_and_square import catalogue as las
-from app.domain.line_and_square.orders import OrderTest
 from app.http.deps import SessionDep, is_id, take_creation
 from app.services import games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
 from app.services.stored_rosters import MAX_VERSION
+from app.systems.chainmail.sheet_text import BRIBED
+from app.systems.game import GameRefused
+from app.systems.game.state import sides_of
+from app.systems.game.summary import end_json, game_json
+from app.systems.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
+from app.systems.line_and_square import catalogue as las
+from app.systems.line_and_square.orders import OrderTest
 from app.web import game_join, i18n
 from app.web.game_forms import GameAddress, missing
 from app.web.pages import PostedData, page, refuse

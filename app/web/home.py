@@ -11,8 +11,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.domain import get_ruleset
-from app.domain.stored_documents import DOCUMENT
+from app.domain import form_reading
 from app.exports.imports import ImportRefused, parse_roster
 from app.http.deps import SessionDep, take_creation
 from app.http.language import LANG_COOKIE, as_lang
@@ -20,7 +19,9 @@ from app.services import devices, rosters
 from app.services.errors import (
     DocumentTooLarge,
 )
-from app.web import editing, i18n
+from app.systems import SYSTEMS, get_system
+from app.systems.stored_documents import DOCUMENT
+from app.web import i18n
 from app.web.pages import (
     YEAR,
     PostedData,
@@ -33,7 +34,6 @@ from app.web.pages import (
     remember_roster,
 )
 from app.web.problems import form_problem, problem_text
-from app.web.systems import SYSTEMS
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
 
@@ -72,13 +72,14 @@ def _home(request: Request, session: Session, status_code: int = 200,
 def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
     ruleset = form.get("ruleset", "chainmail")
     if not form.get("name", "").strip():
-        form = editing.Form([*form.items_list(), ("name", _default_name(request, ruleset, form))])
+        named = ("name", _default_name(request, ruleset, form))
+        form = form_reading.Form([*form.items_list(), named], form.lang)
     try:
         if ruleset not in SYSTEMS:
-            raise editing.FormError("ruleset", f"unknown rule system {ruleset[:40]!r}")
+            raise form_reading.FormError("ruleset", f"unknown rule system {ruleset[:40]!r}")
         # A form's every field is text: here (not in the JSON API) "400" is read as 400.
-        model = DOCUMENT.validate_python(SYSTEMS[ruleset].new_document(form), strict=False)
-    except editing.FormError as exc:
+        model = DOCUMENT.validate_python(SYSTEMS[ruleset].editor.new_document(form), strict=False)
+    except form_reading.FormError as exc:
         system = ruleset if ruleset in SYSTEMS else None
         return refuse(request, 422, form_problem(exc.field, exc.message, system=system))
     except ValidationError as exc:
@@ -92,9 +93,9 @@ def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
     return open_created(request, created)
 
 
-def _default_name(request: Request, ruleset: str, form: editing.Form) -> str:
+def _default_name(request: Request, ruleset: str, form: form_reading.Form) -> str:
     """A new army's name when none was typed: its nation's ("Mongols"), else "New army"."""
-    system = get_ruleset(ruleset) if ruleset in SYSTEMS else None
+    system = get_system(ruleset) if ruleset in SYSTEMS else None
     nations = system.names(i18n.request_lang(request)).get("nations", {}) if system else {}
     nation = form.get("nation", "generic")
     return nations[nation] if nation != "generic" and nation in nations else \

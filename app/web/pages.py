@@ -22,8 +22,9 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.domain import RULESETS, Evaluation, get_ruleset
+from app.domain import form_reading
 from app.domain.base import Lang, RuleCheck
+from app.domain.system import Evaluation
 from app.http.cross_site import same_origin
 from app.http.deps import is_id
 from app.services import devices, rosters
@@ -35,8 +36,8 @@ from app.services.errors import (
 )
 from app.services.kept_evaluations import judgement
 from app.services.stored_rosters import StoredRoster
-from app.web import editing, i18n
-from app.web.systems import SYSTEMS
+from app.systems import SYSTEMS, get_system
+from app.web import i18n
 from app.web.templating import render, site_address
 
 DEVICE_COOKIE = "muster_device"
@@ -117,7 +118,7 @@ def remember_roster(request: Request, session: Any, roster_id: str, *, by_key: b
 @functools.cache
 def _names(lang: Lang, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
     """Display names of every catalogue list of a rule system, by id, in `lang`."""
-    system = get_ruleset(ruleset)
+    system = get_system(ruleset)
     return system.names(lang) if system else {}
 
 
@@ -125,7 +126,7 @@ def page(request: Request, name: str, context: dict[str, Any], **kwargs: Any) ->
     lang = i18n.request_lang(request)
     ruleset = context["doc"]["ruleset"] if "doc" in context else "chainmail"
     context = {"csrf": csrf_value(request), "names": _names(lang, ruleset),
-               "systems": {i: s.name(lang) for i, s in RULESETS.items() if i in SYSTEMS},
+               "systems": {i: s.name(lang) for i, s in SYSTEMS.items()},
                **context}
     return finish(request, render(request, name, context, **kwargs))
 
@@ -158,44 +159,42 @@ async def posted_form(request: Request) -> FormData:
     proof as expired (403), before the route reads or changes anything."""
     try:
         data = await read_multipart(request)
-    except (editing.TooManyFields, editing.UnreadableForm) as refused:
+    except (form_reading.TooManyFields, form_reading.UnreadableForm) as refused:
         raise PageRefusal(unreadable_form(request, refused)) from refused
     if not csrf_ok(request, request.cookies.get(CSRF_COOKIE), str(data.get("csrf") or "")):
         raise PageRefusal(expired_form(request))
     return data
 
 
-async def posted_fields(data: Annotated[FormData, Depends(posted_form)]) -> editing.Form:
-    """The checked form's text fields (its files are PostedData's)."""
-    return _fields(data)
-
-
-def _fields(data: FormData) -> editing.Form:
-    return editing.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)])
+async def posted_fields(request: Request,
+                        data: Annotated[FormData, Depends(posted_form)]) -> form_reading.Form:
+    """The checked form's text fields (its files are PostedData's), in the page's language."""
+    return form_reading.Form([(k, v) for k, v in data.multi_items() if isinstance(v, str)],
+                             i18n.request_lang(request))
 
 
 RosterAddress = Annotated[str, Depends(roster_address)]
 PostedData = Annotated[FormData, Depends(posted_form)]
-PostedForm = Annotated[editing.Form, Depends(posted_fields)]
+PostedForm = Annotated[form_reading.Form, Depends(posted_fields)]
 
 
 async def read_multipart(request: Request) -> FormData:
     """A form's fields and files, as Starlette reads them (python-multipart)."""
     try:
-        return await request.form(max_fields=editing.MAX_FIELDS)
+        return await request.form(max_fields=form_reading.MAX_FIELDS)
     except StarletteHTTPException as exc:
         if exc.status_code != 400:
             raise
         if str(exc.detail).startswith("Too many fields"):
-            raise editing.TooManyFields(str(exc.detail)) from exc
-        raise editing.UnreadableForm(str(exc.detail)) from exc
+            raise form_reading.TooManyFields(str(exc.detail)) from exc
+        raise form_reading.UnreadableForm(str(exc.detail)) from exc
 
 
 def unreadable_form(request: Request, refused: ValueError) -> Response:
     """The refusal of a form that was not read: nothing was done with it."""
-    if isinstance(refused, editing.TooManyFields):
+    if isinstance(refused, form_reading.TooManyFields):
         return refuse(request, 400, i18n.gettext(
-            "Too many fields: a form takes at most %(n)s.") % {"n": editing.MAX_FIELDS})
+            "Too many fields: a form takes at most %(n)s.") % {"n": form_reading.MAX_FIELDS})
     return refuse(request, 400, i18n.gettext(
         "This form could not be read. Reload the page and try again."))
 
@@ -264,7 +263,7 @@ def roster_context(request: Request, stored: StoredRoster,
     """What every roster page shows; `evaluation` is the stored document's in the page's
     language, when the caller has it already."""
     lang = i18n.request_lang(request)
-    system = RULESETS[stored.ruleset]
+    system = SYSTEMS[stored.ruleset]
     if evaluation is None:
         evaluation = judgement(stored, lang)
     doc = stored.document.model_dump(mode="json")
@@ -284,7 +283,7 @@ def roster_context(request: Request, stored: StoredRoster,
         "catalogue": catalogue,
         "system": f"systems/{stored.ruleset}",
         "share_url": f"{site_address(request)}/r/{stored.id}",
-        **SYSTEMS[stored.ruleset].page_context(doc, evaluation.result, catalogue, lang),
+        **system.editor.page_context(doc, evaluation.result, catalogue, lang),
     }
 
 

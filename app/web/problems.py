@@ -14,13 +14,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.domain import RULESETS, player_text
+from app.domain import player_text
 from app.domain.base import Lang, decimal_text
-from app.domain.chainmail.roster import VALUE_ERRORS
 from app.domain.edits import EditError
-from app.domain.field_errors import describe
+from app.domain.form_reading import Document
 from app.domain.translations import N_
-from app.web.editing import Document
+from app.systems import SYSTEMS
+from app.systems.chainmail.roster import VALUE_ERRORS
+from app.systems.field_errors import describe
 from app.web.i18n import current_lang, gettext, pgettext
 
 # Form fields and document keys, by the label the forms show them with (their msgids).
@@ -65,7 +66,7 @@ def _system_of(loc: Any) -> str | None:
     """The rule system whose model refused a value: the discriminated union of documents puts
     its tag ('line_and_square') first in the error's path."""
     first = loc[0] if isinstance(loc, (list, tuple)) and loc else None
-    return first if isinstance(first, str) and first in RULESETS else None
+    return first if isinstance(first, str) and first in SYSTEMS else None
 
 
 def field_label(field: str, system: str | None = None) -> str:
@@ -142,7 +143,7 @@ _ANY = N_("not a value this field takes")
 
 
 def _choices() -> str:
-    return ", ".join(f'"{system}"' for system in RULESETS)
+    return ", ".join(f'"{system}"' for system in SYSTEMS)
 
 
 def message(error: Mapping[str, Any]) -> str:
@@ -174,7 +175,7 @@ def message(error: Mapping[str, Any]) -> str:
 def problem_text(errors: Iterable[Mapping[str, Any]], most: int = 5,
                  system: str | None = None) -> str:
     """pydantic's errors (with their context: the bound a value broke) in the player's words,
-    '; '-separated; the fields as `describe` (app/domain/field_errors.py) finds them in the
+    '; '-separated; the fields as `describe` (app/systems/field_errors.py) finds them in the
     document, named in the words of `system`, or of the rule system whose model refused the
     document (its tag in the error's path: an import or a new army knows no other)."""
     raw = [dict(e) for e in errors][:most]
@@ -197,7 +198,7 @@ def _place(items: list[Any], item_id: Any) -> int | None:
 
 def form_problem(field: str, text: str, doc: Document | None = None, unit: str | None = None,
                  system: str | None = None) -> str:
-    """A form's text refused as it was read (app.web.editing.FormError), its field named as
+    """A form's text refused as it was read (app.domain.form_reading.FormError), its field named as
     the form of `system` shows it; `unit` the id of the unit whose form it is, in `doc`, and
     a line's field names its line by id (`figures_l2`): 'Unit 3, line 2, Figures: …'."""
     units = doc["units"] if doc else []

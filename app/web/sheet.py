@@ -16,11 +16,11 @@ from starlette.responses import HTMLResponse, Response
 
 from app.domain.base import Lang
 from app.exports import sheet_of
-from app.exports.formats import FORMATS
 from app.http import conditional
 from app.http.deps import RosterId, SessionDep, not_found
 from app.services import rosters
 from app.services.errors import RosterNotFound
+from app.systems import SYSTEMS
 from app.web.i18n import request_lang
 from app.web.templating import VARY, render, site_address
 
@@ -84,7 +84,7 @@ def print_sheet(
         roster = rosters.get_roster(session, roster_id)
     except RosterNotFound as error:
         raise not_found(sheet_lang, roster_id, error) from error
-    system = FORMATS[roster.ruleset]
+    system = SYSTEMS[roster.ruleset].writers
     optional = chosen_sections(sections, tuple(system.OPTIONAL_SECTIONS))
     # Its paper and sections are in the address; its language may come from the browser.
     cache = {"ETag": conditional.etag(roster.version, sheet_lang), "Cache-Control": "no-cache",

@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-from jinja2 import Environment, FileSystemLoader, Undefined, pass_context
+from jinja2 import (
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PrefixLoader,
+    Undefined,
+    pass_context,
+)
 from jinja2.runtime import Context
 from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
@@ -24,10 +31,10 @@ from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from app.domain import RULESETS
 from app.domain.base import decimal_text
 from app.domain.player_text import balanced
 from app.services.cache import Recent
+from app.systems import SYSTEMS
 from app.web import i18n
 
 # A page differs by these: htmx's fragments, the language, the browser's cookies.
@@ -55,11 +62,15 @@ def _finalize(value: Any) -> Any:
     return balanced(value) if type(value) is str else value
 
 
-env = Environment(loader=FileSystemLoader(TEMPLATE_DIR), autoescape=True,
-                      extensions=["jinja2.ext.i18n"], auto_reload=False, undefined=Unwritten,
-                      finalize=_finalize)
+# The shared pages' templates, and each rule system's from its own package, as
+# "systems/<id>/<name>" (so `{% include "systems/chainmail/_unit.html" %}` finds it there).
+LOADER = ChoiceLoader([FileSystemLoader(TEMPLATE_DIR), PrefixLoader({"systems": PrefixLoader(
+    {id_: FileSystemLoader(system.templates) for id_, system in SYSTEMS.items()},
+    delimiter="/")}, delimiter="/")])
+env = Environment(loader=LOADER, autoescape=True, extensions=["jinja2.ext.i18n"],
+                  auto_reload=False, undefined=Unwritten, finalize=_finalize)
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
-env.globals["RULESETS"] = RULESETS
+env.globals["SYSTEMS"] = SYSTEMS
 # A player's text where no element can isolate it (a page's <title>): between First Strong
 # Isolate and Pop Directional Isolate, so its direction stays its own.
 env.filters["isolated"] = lambda text: f"\u2068{balanced(str(text))}\u2069"

@@ -33,14 +33,14 @@ def _verdict(document: str, valid: bool) -> str:
 
     # The rule systems judge as this release does: the column must agree with what the
     # next change of the roster would write.
-    from app.domain import RULESETS
-    from app.domain.stored_documents import read_stored
+    from app.systems import SYSTEMS
+    from app.systems.stored_documents import read_stored
 
     try:
         doc = read_stored(document)
     except (ValidationError, ValueError):  # ValueError: not JSON at all
         return "legal" if valid else "broken"
-    return RULESETS[str(doc.ruleset)].evaluate(doc, "en").verdict.value  # type: ignore[attr-defined]
+    return SYSTEMS[str(doc.ruleset)].evaluate(doc, "en").verdict.value  # type: ignore[attr-defined]
 
 
 def upgrade() -> None:

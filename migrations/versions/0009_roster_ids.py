@@ -6,7 +6,7 @@ next number after the highest in use, as the app gives them when it reads a docu
 
 Every table that keeps a roster document: the rosters (deleted ones too), their revisions,
 and the lists handed in to events. A game keeps no roster document but its own setup (the
-units' names and figures, app/domain/game/setup.py), which names no unit by id: it stays.
+units' names and figures, app/systems/game/setup.py), which names no unit by id: it stays.
 
 The rule is written out here rather than imported: this migration must mean the same
 whatever the app's code becomes. A document that is no JSON object, of no known rule system,

@@ -14,11 +14,11 @@ from sqlmodel import Session, col
 
 from app import cli
 from app.config import get_settings
-from app.domain import RosterDocument
 from app.services import rosters
 from app.services.errors import RosterNotFound
 from app.storage.db import current_revision, make_engine, migrate
 from app.storage.tables import Roster, utcnow
+from app.systems import RosterDocument
 from tests.helpers.databases import POSTGRES_URL, settings_for, sqlite_url
 from tests.helpers.documents import army
 

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from app.domain.events import EventRules
 from app.services import events, rosters
 from app.services.errors import KeyRejected
 from app.storage.tables import Event, utcnow
+from app.systems.events import EventRules
 from tests.helpers.events import event, mongols, russians
 
 

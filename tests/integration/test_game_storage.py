@@ -14,11 +14,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlmodel import Session
 
-from app.domain import RosterDocument
 from app.services import games, rosters
 from app.services.stored_rosters import digest
 from app.storage.db import make_engine
 from app.storage.tables import Game, GameEntry, utcnow
+from app.systems import RosterDocument
 from tests.helpers.databases import app_database, settings_for
 from tests.helpers.games import chainmail_army
 from tests.helpers.servers import running_server

@@ -132,7 +132,7 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(tmp_path: 
 def _army() -> object:
     from pydantic import TypeAdapter
 
-    from app.domain import RosterDocument
+    from app.systems import RosterDocument
     from tests.helpers.documents import army
 
     return TypeAdapter(RosterDocument).validate_python(army())  # type: ignore[arg-type]

@@ -17,11 +17,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 from sqlmodel import Session
 
-from app.domain.events import EventRules
-from app.domain.stored_documents import DOCUMENT
 from app.main import create_app
 from app.services import edits, events, games
 from app.storage.db import alembic_config, current_revision, make_engine, migrate, schema_connection
+from app.systems.events import EventRules
+from app.systems.stored_documents import DOCUMENT
 from tests.helpers.databases import settings_for
 from tests.helpers.events import event
 

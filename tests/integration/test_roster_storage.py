@@ -10,7 +10,6 @@ import pytest
 from sqlalchemy import Engine, func, update
 from sqlmodel import Session, col, select
 
-from app.domain import RosterDocument
 from app.services import devices, revisions, rosters
 from app.services.errors import (
     EditRefused,
@@ -22,6 +21,7 @@ from app.services.errors import (
     VersionConflict,
 )
 from app.storage.tables import Device, DeviceRoster, Revision, Roster, utcnow
+from app.systems import RosterDocument
 from tests.helpers.documents import army
 
 URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -8,10 +8,10 @@ from typing import Any
 from pydantic import TypeAdapter
 from sqlmodel import Session, select
 
-from app.domain import RosterDocument
 from app.domain.base import Verdict
 from app.services import devices, rosters
 from app.storage.tables import Roster
+from app.systems import RosterDocument
 from tests.helpers.documents import army
 
 

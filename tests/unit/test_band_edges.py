@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from app.domain.chainmail import validate
-from app.domain.chainmail.roster import ChainmailRoster
+from app.systems.chainmail import validate
+from app.systems.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import army, line, unit
 
 Builder = Callable[[int], dict[str, Any]]

@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from app.domain.chainmail import figure_sizes as fs
+from app.systems.chainmail import figure_sizes as fs
 
 SEED = {30: [10, 20, 25, 40, 54], 40: [20, 25, 30, 54, 70]}
 

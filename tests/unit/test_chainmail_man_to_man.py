@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from app.domain.chainmail import man_to_man as mm
+from app.systems.chainmail import man_to_man as mm
 
 
 def fight(a: int, d: int, frm: str = "front", **flags: bool) -> mm.Fight:

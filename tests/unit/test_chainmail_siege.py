@@ -9,8 +9,8 @@ from math import ceil
 
 import pytest
 
-from app.domain.chainmail import siege as sg
-from app.domain.chainmail.siege_rules import mantlet_speed, tower_speed
+from app.systems.chainmail import siege as sg
+from app.systems.chainmail.siege_rules import mantlet_speed, tower_speed
 
 THROWS = list(product(range(1, 7), repeat=2))
 # Each ram's turn, counted from the 36 throws: (still working, how many throws give it).

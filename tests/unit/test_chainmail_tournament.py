@@ -7,7 +7,7 @@ from itertools import product
 
 import pytest
 
-from app.domain.chainmail import tournament as tm
+from app.systems.chainmail import tournament as tm
 
 # Table 24 as the seed prints it: result → (attacker, defender).
 SEED = {"broken_lance": (-1, 0), "helm": (3, 0), "wounded": (0, -10), "unhorsed": (20, 0),

@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from app.domain.chainmail import weather as wx
+from app.systems.chainmail import weather as wx
 
 
 def test_one_and_two_checks_from_clear() -> None:

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from app.domain import RULESETS
-from app.domain.chainmail.roster import ChainmailRoster
 from app.domain.edits import EditError, apply_edits
-from app.domain.formation_density.roster import FormationDensityRoster
+from app.systems import SYSTEMS
+from app.systems.chainmail.roster import ChainmailRoster
+from app.systems.formation_density.roster import FormationDensityRoster
 from tests.unit import page_tables as page
 from tests.unit import strategies
 
@@ -137,7 +137,7 @@ def _only_what_it_names(before: Any, after: Any, edit: Doc) -> None:
 
 def _run(data: st.DataObject, roster: BaseModel,
          draw_edit: Any, steps: int) -> None:
-    edits = RULESETS[roster.ruleset].edits  # type: ignore[attr-defined]
+    edits = SYSTEMS[roster.ruleset].edits  # type: ignore[attr-defined]
     start, made = roster, []
     for _ in range(steps):
         edit = data.draw(st.composite(draw_edit)(roster))

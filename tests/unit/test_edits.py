@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from app.domain import RULESETS, limits
-from app.domain.chainmail.edits import MakeLegal, suggested
-from app.domain.chainmail.roster import ChainmailRoster
+from app.domain import limits
 from app.domain.edits import EditError, apply_edits
+from app.systems import SYSTEMS
+from app.systems.chainmail.edits import MakeLegal, suggested
+from app.systems.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import BREAKS
 
 Doc = dict[str, Any]
@@ -21,7 +22,7 @@ Doc = dict[str, Any]
 
 def edited(roster: BaseModel, *edits: Doc, lang: str = "en") -> Any:
     """The roster after `edits`, sent as the API and the page send them (JSON data)."""
-    made = RULESETS[roster.ruleset].edits.validate_python(list(edits))  # type: ignore[attr-defined]
+    made = SYSTEMS[roster.ruleset].edits.validate_python(list(edits))  # type: ignore[attr-defined]
     return apply_edits(roster, made, lang)  # type: ignore[arg-type]
 
 
@@ -325,7 +326,7 @@ def test_a_flag_given_twice_is_refused_naming_the_flags() -> None:
 
 # ---------------------------------------------------------------- "Make it legal"
 
-MENDABLE = [c for c in BREAKS if "." in c.code and c.code.split(".")[0] in RULESETS[
+MENDABLE = [c for c in BREAKS if "." in c.code and c.code.split(".")[0] in SYSTEMS[
     "chainmail"].entries["nations"]]
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from app.domain import limits
-from app.domain.formation_density.roster import FormationDensityRoster
-from app.domain.line_and_square.roster import LineAndSquareRoster
+from app.systems.formation_density.roster import FormationDensityRoster
+from app.systems.line_and_square.roster import LineAndSquareRoster
 from tests.unit.test_edits import by_id, edited, ids, refused
 
 Doc = dict[str, Any]

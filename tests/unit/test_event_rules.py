@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from app.domain import RosterDocument
 from app.domain.base import Verdict
-from app.domain.events import EventRules, judge, reminder
+from app.systems import RosterDocument
+from app.systems.events import EventRules, judge, reminder
 from tests.helpers.events import event, mongols, poles_with_engine, russians
 
 DOCUMENT: TypeAdapter[Any] = TypeAdapter(RosterDocument)

@@ -16,8 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from app.domain.chainmail import CHAINMAIL, ChainmailRoster
-from app.domain.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
 from app.domain.player_text import NOTE, VISIBLE, VISIBLE_OR_BLANK
 from app.exports import (
     FORMAT,
@@ -30,6 +28,8 @@ from app.exports import (
     safe_filename,
 )
 from app.exports.imports import parse_roster
+from app.systems.chainmail import CHAINMAIL, ChainmailRoster
+from app.systems.chainmail.catalogue import ENGINES, FLAGS, NATIONS, TROOPS, WEAPONS
 
 NOW = datetime(2024, 5, 1, 12, 30, 5, tzinfo=UTC)
 

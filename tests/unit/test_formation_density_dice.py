@@ -8,7 +8,7 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain.formation_density.dice import Dist, difference_floor, mixture, successes
+from app.systems.formation_density.dice import Dist, difference_floor, mixture, successes
 
 
 def naive(d: Dist) -> dict[int, F]:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain.formation_density import Unit, exchange, melee_json
+from app.systems.formation_density import Unit, exchange, melee_json
 
 CLASS_WEAPONS = [("shock_troops", "pike"), ("shock_troops", "spear"),
                  ("shock_troops", "halberd"), ("shock_troops", "short_spear"),

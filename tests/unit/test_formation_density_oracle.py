@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.domain.formation_density import Unit, exchange
+from app.systems.formation_density import Unit, exchange
 
 FAST = {"axe", "heavy_throwing"}
 PIERCING = {"halberd", "axe", "cavalry_lance"}

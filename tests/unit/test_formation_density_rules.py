@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from app.domain import RULESETS
-from app.domain.formation_density import FormationDensityRoster, Unit, evaluate
-from app.domain.formation_density.figures import unit_figures
-from app.domain.formation_density.formation import Ranks
+from app.systems import SYSTEMS
+from app.systems.formation_density import FormationDensityRoster, Unit, evaluate
+from app.systems.formation_density.figures import unit_figures
+from app.systems.formation_density.formation import Ranks
 
 
 def line(kind: str, weapon: str, count: int, **flags: bool) -> dict[str, Any]:
@@ -204,7 +204,7 @@ def test_bad_units_are_refused_naming_the_field(change: dict[str, Any], field: s
 
 
 def test_the_rule_system_is_registered_with_its_russian_name() -> None:
-    system = RULESETS["formation_density"]
+    system = SYSTEMS["formation_density"]
     assert (system.name_ru, system.name_en) == ("Плотность строя", "Formation Density")
     catalogue = system.catalogue()
     assert {w["id"] for w in catalogue["weapons"]} == {

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
-from app.domain.formation_density import FormationDensityRoster
-from app.domain.formation_density.sheet import army_sheet
-from app.exports.formats import FORMATS
+from app.systems import SYSTEMS
+from app.systems.formation_density import FormationDensityRoster
+from app.systems.formation_density.sheet import army_sheet
 
 
 def line(kind: str, weapon: str, count: int, **flags: bool) -> dict[str, Any]:
@@ -28,7 +28,7 @@ HASTATI = {"name": "Гастаты", "density": 3, "files": 20, "points": 12.5, 
     line("melee_specialists", "sword", 20, shield=True, armour=True)]}
 RIDERS = {"name": "Всадники", "density": 2, "files": 10, "lines": [
     line("shock_cavalry", "cavalry_lance", 10, mounted=True, moved_straight=True)]}
-EXPORTS = FORMATS["formation_density"]
+EXPORTS = SYSTEMS["formation_density"].writers
 
 
 def test_the_sheet_gives_each_units_figures_in_the_players_language() -> None:

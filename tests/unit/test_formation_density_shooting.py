@@ -7,7 +7,7 @@ from itertools import product
 
 import pytest
 
-from app.domain.formation_density import shooting as sh
+from app.systems.formation_density import shooting as sh
 
 DIE = range(1, 7)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain.game import GameRefused, casualty, replay, undo
+from app.systems.game import GameRefused, casualty, replay, undo
 from tests.unit.test_game_rolls import chainmail, line_and_square
 
 

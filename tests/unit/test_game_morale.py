@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from app.domain.chainmail.roster import ChainmailRoster
-from app.domain.game import casualty, replay, roll_test, setup_of
-from app.domain.game.summary import game_json
+from app.systems.chainmail.roster import ChainmailRoster
+from app.systems.game import casualty, replay, roll_test, setup_of
+from app.systems.game.summary import game_json
 from tests.unit.test_game_rolls import dice
 
 

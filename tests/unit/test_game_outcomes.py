@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain.chainmail.roster import ChainmailRoster
-from app.domain.game import next_turn, replay, roll_test, setup_of
+from app.systems.chainmail.roster import ChainmailRoster
+from app.systems.game import next_turn, replay, roll_test, setup_of
 from tests.unit.test_game_rolls import chainmail, dice, line_and_square
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from app.domain.chainmail.roster import ChainmailRoster
-from app.domain.game import (
+from app.systems.chainmail.roster import ChainmailRoster
+from app.systems.game import (
     GameRefused,
     next_turn,
     replay,
@@ -20,7 +20,7 @@ from app.domain.game import (
     start,
     tables,
 )
-from app.domain.line_and_square.roster import LineAndSquareRoster
+from app.systems.line_and_square.roster import LineAndSquareRoster
 
 
 def dice(*faces: int) -> Any:

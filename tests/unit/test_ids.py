@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from app.domain.ids import REPEATED_ID, next_id, with_ids
-from app.domain.stored_documents import DOCUMENT
+from app.systems.stored_documents import DOCUMENT
 from tests.unit import strategies
 
 Doc = dict[str, Any]

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from app.domain.chainmail import ChainmailRoster
 from app.exports import export_json
 from app.exports.imports import ImportRefused, parse_roster
+from app.systems.chainmail import ChainmailRoster
 from tests.unit.test_exports import NOW, make
 
 

@@ -20,7 +20,7 @@ DOC = APP_DIR.parent / "docs" / "architecture.md"
 MAX_LINES = 400
 # Modules allowed past MAX_LINES, each with its reason.
 LONG_MODULES = {
-    "app.domain.chainmail.sheet": "rule text data: the Chainmail sheet's tables and wording",
+    "app.systems.chainmail.sheet": "rule text data: the Chainmail sheet's tables and wording",
 }
 MAX_FUNCTION_LINES = 60
 # Functions allowed past MAX_FUNCTION_LINES ("module:function"), each with its reason.
@@ -120,7 +120,7 @@ def test_the_graph_sees_the_packages() -> None:
                     "app.api", "app.web"):
         assert package in graph
     assert "app.storage.db" in graph["app.lifespan"]
-    assert "app.exports.common" in graph["app.exports.chainmail"]
+    assert "app.domain.text_writing" in graph["app.systems.chainmail.text"]
 
 
 def test_no_import_cycle() -> None:

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from app.domain.line_and_square import LineAndSquareRoster, evaluate
-from app.domain.line_and_square.orders import OrderTest
+from app.systems.line_and_square import LineAndSquareRoster, evaluate
+from app.systems.line_and_square.orders import OrderTest
 
 FORMATIONS = ("loose", "close_order", "square", "march_column")
 

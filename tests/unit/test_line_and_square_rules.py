@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from app.domain import RULESETS
-from app.domain.line_and_square import LineAndSquareRoster, break_points, evaluate
+from app.systems import SYSTEMS
+from app.systems.line_and_square import LineAndSquareRoster, break_points, evaluate
 
 
 def unit(**fields: Any) -> dict[str, Any]:
@@ -109,7 +109,7 @@ def test_each_class_may_deploy_only_in_the_formations_of_the_table(
         doc = roster(unit(**{"class": unit_class}, formation=formation))
         expected = "kept" if formation in allowed else "broken"
         assert statuses(doc, "unit.formation_not_allowed") == [expected], formation
-    catalogue = {c["id"]: c for c in RULESETS["line_and_square"].catalogue()["classes"]}
+    catalogue = {c["id"]: c for c in SYSTEMS["line_and_square"].catalogue()["classes"]}
     assert set(catalogue[unit_class]["formations"]) == allowed
 
 
@@ -244,7 +244,7 @@ def test_the_document_keeps_the_json_name_class_when_stored_and_read_back() -> N
 
 
 def test_the_officer_rule_names_one_unit_or_several() -> None:
-    from app.domain.line_and_square.validation import officer_check
+    from app.systems.line_and_square.validation import officer_check
 
     one = roster(unit(officer=True), unit())
     assert officer_check(one, "en").summary.endswith("— 1 (unit 1)")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain.line_and_square import LineAndSquareRoster
-from app.domain.line_and_square.sheet import army_sheet
+from app.systems.line_and_square import LineAndSquareRoster
+from app.systems.line_and_square.sheet import army_sheet
 
 
 def roster(*units: dict[str, Any], **fields: Any) -> LineAndSquareRoster:

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.domain.base import Severity, points_text
-from app.domain.chainmail import price, validate
-from app.domain.chainmail.catalogue import NATIONS, TROOPS, WEAPONS
-from app.domain.chainmail.make_legal import apply, make_legal
-from app.domain.chainmail.nations import NATIONAL_RULES
-from app.domain.chainmail.roster import ChainmailRoster
+from app.systems.chainmail import price, validate
+from app.systems.chainmail.catalogue import NATIONS, TROOPS, WEAPONS
+from app.systems.chainmail.make_legal import apply, make_legal
+from app.systems.chainmail.nations import NATIONAL_RULES
+from app.systems.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import BREAKS, LAWFUL, army, line, unit
 
 NATIONAL = [n for n in NATIONS if n != "generic"]
@@ -199,7 +199,7 @@ def test_the_suggestion_says_what_it_adds_and_removes(doc: dict[str, Any], engli
 def test_rules_no_change_can_meet_together_are_named_in_words_not_codes() -> None:
     # The last reason make_legal gives, when the solver finds no counts at all: reached here
     # directly, as no roster the rules tests know comes to it.
-    from app.domain.chainmail.make_legal import _lines, _rules, _why_not
+    from app.systems.chainmail.make_legal import _lines, _rules, _why_not
 
     roster = roster_of(LAWFUL["mongols"])
     shares, excluded = _rules(roster)

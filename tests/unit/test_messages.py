@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.domain.base import Issue, Lang, percent_text
-from app.domain.chainmail import evaluate, validate
-from app.domain.chainmail.roster import ChainmailRoster
+from app.systems.chainmail import evaluate, validate
+from app.systems.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import BREAKS, Case, army, case_id, line, unit
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -177,7 +177,7 @@ def test_a_rule_about_troop_types_is_mended_by_removing_one_about_arms_also_by_r
 
 
 def test_the_two_commander_rules_have_titles_of_their_own() -> None:
-    from app.domain.chainmail.validation import assess
+    from app.systems.chainmail.validation import assess
 
     def checks(doc: dict[str, Any], lang: Lang = "en") -> dict[str, str]:
         roster = ChainmailRoster.model_validate(doc)

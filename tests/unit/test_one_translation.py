@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from app.domain import RULESETS
 from app.domain.bands import Span, figures_of
 from app.domain.catalogue_entries import Named
-from app.domain.chainmail import figure_sizes, siege
 from app.domain.translations import catalogue, counted, tr
+from app.systems import SYSTEMS
+from app.systems.chainmail import figure_sizes, siege
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "app").rglob("*.py"))
@@ -60,7 +60,7 @@ def test_russian_text_lives_in_the_catalogue() -> None:
              if (lines := _russian_literals(path))}
     # A quoted seed inside an English msgid and example names in the API docs are not
     # translations. The catalogues' entries hold msgids: their Russian is in the .po too.
-    allowed = {"app/domain/line_and_square/square.py", "app/api/calculators.py"}
+    allowed = {"app/systems/line_and_square/square.py", "app/api/calculators.py"}
     assert set(found) <= allowed, {k: v for k, v in found.items() if k not in allowed}
 
 
@@ -87,7 +87,7 @@ def test_every_message_has_its_russian_in_the_compiled_catalogue(tmp_path: Path)
 
 
 def _entries() -> list[Named]:
-    listed = [entry for system in RULESETS.values() for items in system.entries.values()
+    listed = [entry for system in SYSTEMS.values() for items in system.entries.values()
               for entry in items.values()]
     return [*listed, *siege.STRUCTURES.values(), *siege.ENGINES.values(), *figure_sizes.KINDS]
 
@@ -102,7 +102,7 @@ def test_every_catalogue_entry_has_its_own_russian_in_its_context() -> None:
                                getattr(entry, "rule", None)) if message is not None
                if (key := f"{entry.context}\x04{message}" if entry.context else message)
                not in compiled]
-    missing += [system.id for system in RULESETS.values()
+    missing += [system.id for system in SYSTEMS.values()
                 if f"ruleset\x04{system.title}" not in compiled]
     assert missing == []
     assert len(entries) > 100
@@ -151,7 +151,9 @@ def test_placeholders_are_filled_in_either_language() -> None:
 def test_no_template_picks_between_an_objects_english_and_russian() -> None:
     """A template asks for a name in its language (`system.name(lang)`, `names.…`), never for
     one of two fields: `name_ru`, `rule_en`, `description_ru` and their kind."""
-    templates = sorted((ROOT / "templates").rglob("*.html"))
+    templates = sorted([*(ROOT / "templates").rglob("*.html"),
+                        *(ROOT / "app" / "systems").rglob("templates/*.html")])
+    assert any("systems" in str(path) for path in templates)
     found = [f"{path.relative_to(ROOT)}:{n}" for path in templates
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if re.search(r"\.\w+_(ru|en)\b", line)]

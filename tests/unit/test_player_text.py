@@ -13,9 +13,9 @@ import pytest
 from pydantic import StringConstraints, TypeAdapter, ValidationError
 
 from app.domain import player_text
-from app.domain.chainmail import ChainmailRoster
-from app.domain.formation_density.roster import FormationDensityRoster
-from app.domain.line_and_square.roster import LineAndSquareRoster
+from app.systems.chainmail import ChainmailRoster
+from app.systems.formation_density.roster import FormationDensityRoster
+from app.systems.line_and_square.roster import LineAndSquareRoster
 
 EVERY_CHARACTER = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
 # Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), which unicodedata lacks.

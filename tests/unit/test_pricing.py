@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from app.domain.chainmail import evaluate, price
-from app.domain.chainmail.roster import ChainmailRoster
+from app.systems.chainmail import evaluate, price
+from app.systems.chainmail.roster import ChainmailRoster
 from tests.unit import page_tables as page
 from tests.unit.rule_cases import army, line, unit
 

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.domain.base import LANGS
-from app.domain.chainmail import evaluate, price
-from app.domain.chainmail.roster import ChainmailRoster
+from app.systems.chainmail import evaluate, price
+from app.systems.chainmail.roster import ChainmailRoster
 from tests.unit import page_tables as page
 from tests.unit.rule_cases import ALL_CODES, NATIONAL_CODES, UNIT_CODES
 from tests.unit.strategies import engines, rosters, units

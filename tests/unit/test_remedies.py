@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from app.domain.bands import Band, Span
 from app.domain.base import percent_text_past
-from app.domain.chainmail import validate
-from app.domain.chainmail.catalogue import TROOPS, WEAPONS
-from app.domain.chainmail.far_east import Found, _some_removals
-from app.domain.chainmail.nations import NATIONAL_RULES, ShareRule
-from app.domain.chainmail.roster import ChainmailRoster
+from app.systems.chainmail import validate
+from app.systems.chainmail.catalogue import TROOPS, WEAPONS
+from app.systems.chainmail.far_east import Found, _some_removals
+from app.systems.chainmail.nations import NATIONAL_RULES, ShareRule
+from app.systems.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import army, line, unit
 
 # Far past any number the ranges can reach for the bases drawn below.
@@ -235,7 +235,7 @@ def test_the_some_rule_agrees_its_russian_with_its_numbers() -> None:
     text = message(doc, "china.some", "ru")
     assert "из 11 фигур" in text
     assert text.endswith("тяжёлая пехота (с ополчением): уберите 2 фигуры")
-    from app.domain.chainmail.validation import assess
+    from app.systems.chainmail.validation import assess
 
     checks = {c.code: c for c in assess(ChainmailRoster.model_validate(doc), "ru")}
     assert checks["china.some"].band == "не более 2 фигур каждого вида"
@@ -258,7 +258,7 @@ def test_english_hints_agree_their_nouns_with_their_numbers() -> None:
 
 
 def test_a_share_says_how_many_more_it_has_room_for_in_figures_and_points() -> None:
-    from app.domain.chainmail.validation import assess
+    from app.systems.chainmail.validation import assess
     doc = army("mongols", unit(line("medium_horse", 5, "lance")),
                unit(line("light_horse", 5, "lance")), unit(line("light_horse", 6, "bow")),
                unit(line("light_horse", 4, "javelins"))) | {"points_limit": 300}

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from pydantic import BaseModel, TypeAdapter
 
-from app.domain import RULESETS, results_type
-from app.domain.chainmail import ChainmailRoster
+from app.systems import SYSTEMS, results_type
+from app.systems.chainmail import ChainmailRoster
 from tests.unit import test_formation_density_rules as fd
 from tests.unit import test_line_and_square_rules as ls
 from tests.unit.test_exports import rosters
@@ -34,7 +34,7 @@ def sent_as_is(result: dict[str, Any], model: type[BaseModel]) -> None:
 @settings(max_examples=60, deadline=None)
 @given(rosters())
 def test_every_chainmail_result_is_its_models_json(roster: ChainmailRoster) -> None:
-    system = RULESETS["chainmail"]
+    system = SYSTEMS["chainmail"]
     for lang in ("en", "ru"):
         sent_as_is(system.evaluate(roster, lang).result, system.result_model)
 
@@ -44,6 +44,6 @@ def test_every_chainmail_result_is_its_models_json(roster: ChainmailRoster) -> N
     fd.roster(fd.unit()), fd.roster(fd.unit(6, 5), fd.unit(2, 20), limit=10), fd.roster(),
 ], ids=lambda doc: f"{doc.ruleset}-{len(doc.units)}")
 def test_every_other_systems_result_is_its_models_json(doc: Any) -> None:
-    system = RULESETS[doc.ruleset]
+    system = SYSTEMS[doc.ruleset]
     for lang in ("en", "ru"):
         sent_as_is(system.evaluate(doc, lang).result, system.result_model)

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from app.domain.base import Issue, Lang
-from app.domain.chainmail import evaluate, validate
-from app.domain.chainmail.roster import ChainmailRoster
+from app.systems.chainmail import evaluate, validate
+from app.systems.chainmail.roster import ChainmailRoster
 from tests.unit.rule_cases import (
     ALL_CODES,
     BREAKS,

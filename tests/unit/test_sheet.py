@@ -9,14 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.domain.base import Issue, Severity
-from app.domain.chainmail import ChainmailRoster, army_sheet
-from app.domain.chainmail.sheet import (
+from app.domain.translations import legality_text, tr
+from app.systems.chainmail import ChainmailRoster, army_sheet
+from app.systems.chainmail.sheet import (
     NATION_NOTES,
     OPTIONAL,
     UnknownSection,
     thresholds,
 )
-from app.domain.translations import legality_text, tr
 
 
 def line(troop: str = "heavy_foot", figures: int = 10, weapon: str = "none") -> dict[str, Any]:

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 
 from app.domain.base import Severity
-from app.domain.chainmail import validate
-from app.domain.chainmail.catalogue import NATIONS, PRESETS, TROOPS, WEAPONS
-from app.domain.chainmail.far_east import AVAILABILITY
-from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule, ShareRule
-from app.domain.chainmail.roster import ChainmailRoster
-from app.domain.chainmail.standing import TroopStanding, presets_for, standing, troop_standing
-from app.domain.chainmail.tally import Key
+from app.systems.chainmail import validate
+from app.systems.chainmail.catalogue import NATIONS, PRESETS, TROOPS, WEAPONS
+from app.systems.chainmail.far_east import AVAILABILITY
+from app.systems.chainmail.nations import NATIONAL_RULES, NoneRule, ShareRule
+from app.systems.chainmail.roster import ChainmailRoster
+from app.systems.chainmail.standing import TroopStanding, presets_for, standing, troop_standing
+from app.systems.chainmail.tally import Key
 from tests.unit.rule_cases import army, line, unit
 
 

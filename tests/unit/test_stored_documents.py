@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from pydantic import ValidationError
 
-from app.domain.stored_documents import DOCUMENT, read_stored
+from app.systems.stored_documents import DOCUMENT, read_stored
 from tests.unit.strategies import rosters
 
 

@@ -12,9 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings
-from app.domain import RULESETS, translations
-from app.domain.chainmail import figure_sizes
+from app.domain import translations
 from app.main import create_app
+from app.systems import SYSTEMS
+from app.systems.chainmail import figure_sizes
 from tests.unit import page_tables as page
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -147,11 +148,11 @@ def _russian(context: str, message: str) -> str:
     return str(compiled[f"{context}\x04{message}" if context else message])
 
 
-@pytest.mark.parametrize("ruleset", list(RULESETS))
+@pytest.mark.parametrize("ruleset", list(SYSTEMS))
 def test_every_name_served_is_the_russian_catalogues_and_the_english_msgid(
         app_client: TestClient, ruleset: str) -> None:
     served = app_client.get(f"/api/v1/rulesets/{ruleset}").json()
-    system = RULESETS[ruleset]
+    system = SYSTEMS[ruleset]
     assert (served["name_ru"], served["name_en"]) == (_russian("ruleset", system.title),
                                                       system.title)
     listed = {r["id"]: r for r in app_client.get("/api/v1/rulesets").json()}[ruleset]

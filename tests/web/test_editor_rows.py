@@ -144,7 +144,7 @@ def test_the_share_view_neither_offers_nor_searches_for_a_suggestion(
     def searched(*_args: object) -> None:
         raise AssertionError("the share view ran the search")
 
-    monkeypatch.setattr("app.domain.chainmail.make_legal.make_legal", searched)
+    monkeypatch.setattr("app.systems.chainmail.make_legal.make_legal", searched)
     page = client.get(f"/r/{roster_id}")
     assert page.status_code == 200 and "check-broken" in page.text
     assert 'id="make-legal"' not in page.text

@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.domain.base import Lang
-from app.domain.chainmail.catalogue import NATIONS, TROOPS, WEAPONS
-from app.domain.chainmail.far_east import AVAILABILITY
-from app.domain.chainmail.nations import NATIONAL_RULES, NoneRule, ShareRule
-from app.domain.chainmail.standing import Standing, standing, troop_standing
 from app.domain.translations import tr
+from app.systems.chainmail.catalogue import NATIONS, TROOPS, WEAPONS
+from app.systems.chainmail.far_east import AVAILABILITY
+from app.systems.chainmail.nations import NATIONAL_RULES, NoneRule, ShareRule
+from app.systems.chainmail.standing import Standing, standing, troop_standing
 from tests.web.test_pages import edit
 
 HEADERS: dict[Lang, dict[str, str]] = {"en": {"Accept-Language": "en"},

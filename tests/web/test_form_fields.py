@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from app.web.editing import MAX_FIELDS
+from app.domain.form_reading import MAX_FIELDS
 from tests.web.test_pages import create_army, document, version_of
 
 

@@ -315,7 +315,7 @@ def test_the_about_page_links_the_rules_page_and_the_calculator(client: TestClie
 
 
 def test_a_chance_of_never_or_always_is_shown_as_a_percentage_alone() -> None:
-    from app.web.systems.formation_density import chance_text
+    from app.systems.formation_density.editor import chance_text
 
     assert chance_text({"exact": "0/1", "float": 0.0}, "en") == "0 %"
     assert chance_text({"exact": "1/1", "float": 1.0}, "en") == "100 %"
@@ -325,6 +325,6 @@ def test_a_chance_of_never_or_always_is_shown_as_a_percentage_alone() -> None:
 
 
 def test_a_whole_number_of_blocks_is_shown_whole() -> None:
-    from app.web.systems.formation_density import exact_text
+    from app.systems.formation_density.editor import exact_text
 
     assert exact_text("0/1") == "0" and exact_text("2/1") == "2" and exact_text("5/3") == "5/3"

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.domain.game.tables import MERCENARY_LOST
+from app.systems.game.tables import MERCENARY_LOST
 from tests.helpers.games import chainmail_army, line_and_square_force
 from tests.web.test_games_api import GAMES, roster, send
 

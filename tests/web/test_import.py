@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from app.domain.chainmail import ChainmailRoster
 from app.storage.tables import Roster
+from app.systems.chainmail import ChainmailRoster
 from tests.unit.test_exports import rosters
 from tests.web.test_export import DOCUMENT, store
 

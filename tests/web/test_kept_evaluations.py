@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.domain import RULESETS
 from app.services.cache import Recent
+from app.systems import SYSTEMS
 from tests.helpers.documents import army
 
 
@@ -18,14 +18,14 @@ from tests.helpers.documents import army
 def evaluations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """Each evaluation made: (roster name, language)."""
     made: list[tuple[str, str]] = []
-    system = RULESETS["chainmail"]
+    system = SYSTEMS["chainmail"]
     evaluate = system.evaluate
 
     def counted(document: Any, lang: str) -> Any:
         made.append((document.name, lang))
         return evaluate(document, lang)
 
-    monkeypatch.setitem(RULESETS, "chainmail", replace(system, evaluate=counted))
+    monkeypatch.setitem(SYSTEMS, "chainmail", replace(system, evaluate=counted))
     return made
 
 

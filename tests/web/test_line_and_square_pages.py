@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.web.systems import SYSTEMS
+from app.systems import SYSTEMS
 from tests.web.test_pages import create_army
 
 HX = {"HX-Request": "true"}

@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.domain import RULESETS
-from app.domain.chainmail.catalogue import NATIONS
-from app.domain.chainmail.nations import NATIONAL_RULES
-from app.domain.chainmail.organisation import UNIT_CODES
-from app.domain.formation_density.validation import RULE_TITLES as FD_RULES
-from app.domain.line_and_square.validation import RULE_TITLES as LS_RULES
-from app.domain.stored_documents import DOCUMENT
+from app.systems import SYSTEMS
+from app.systems.chainmail.catalogue import NATIONS
+from app.systems.chainmail.nations import NATIONAL_RULES
+from app.systems.chainmail.organisation import UNIT_CODES
+from app.systems.formation_density.validation import RULE_TITLES as FD_RULES
+from app.systems.line_and_square.validation import RULE_TITLES as LS_RULES
+from app.systems.stored_documents import DOCUMENT
 from tests.helpers.games import chainmail_army, line_and_square_force
 from tests.unit.rule_cases import ALL_CODES, BREAKS, KEEPS, army, line, unit
 from tests.web.test_formation_density_api import BROKEN_UNITS, LEGION
@@ -99,7 +99,7 @@ OTHERS = {"line_and_square": _line_and_square(), "formation_density": _formation
 
 def _evaluated_codes(document: Doc) -> set[str]:
     model = DOCUMENT.validate_python(document)
-    return {check.code for check in RULESETS[document["ruleset"]].evaluate(model, "en").checks}
+    return {check.code for check in SYSTEMS[document["ruleset"]].evaluate(model, "en").checks}
 
 
 @cache

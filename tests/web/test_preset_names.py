@@ -14,8 +14,7 @@ from html import unescape
 import pytest
 from fastapi.testclient import TestClient
 
-from app.domain import get_ruleset
-from app.web.systems import SYSTEMS
+from app.systems import SYSTEMS, get_system
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN = re.compile(r"[A-Za-z]")
@@ -40,13 +39,13 @@ def armies(ruleset: str) -> list[dict[str, object]]:
     base: dict[str, object] = {"name": "Presets", "ruleset": ruleset, "units": []}
     if ruleset != "chainmail":
         return [base]
-    nations = [n["id"] for n in get_ruleset("chainmail").catalogue()["nations"]]  # type: ignore[union-attr]
+    nations = [n["id"] for n in get_system("chainmail").catalogue()["nations"]]  # type: ignore[union-attr]
     return [{**base, "nation": nation, "points_limit": 300, "engines": []} for nation in nations]
 
 
 @pytest.mark.parametrize("ruleset", sorted(SYSTEMS))
 def test_every_preset_is_named_in_the_pages_language(client: TestClient, ruleset: str) -> None:
-    system = get_ruleset(ruleset)
+    system = get_system(ruleset)
     assert system is not None
     presets = {p["id"]: p for p in system.catalogue().get("presets", [])}
     if ruleset == "chainmail":  # the nations' own and the generic ones

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.config import Settings
-from app.domain import RULESETS
 from app.main import create_app
+from app.systems import SYSTEMS
 from tests.unit.rule_cases import (
     BREAKS,
     KEEPS,
@@ -395,7 +395,7 @@ def test_the_price_body_is_documented_as_the_rosters_one(pricing: TestClient) ->
     assert body["required"] is True and schema.pop("title") == "Roster"
     rosters = paths["/api/v1/rosters"]["post"]["requestBody"]["content"]["application/json"]
     assert schema == {k: v for k, v in rosters["schema"].items() if k != "title"}
-    assert set(schema["discriminator"]["mapping"]) == set(RULESETS)
+    assert set(schema["discriminator"]["mapping"]) == set(SYSTEMS)
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])

@@ -8,11 +8,11 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-from app.domain.chainmail import ChainmailRoster
-from app.domain.chainmail.edits import EDITS
 from app.domain.edits import EditError
+from app.domain.form_reading import Form, FormError, whole
+from app.systems.chainmail import ChainmailRoster
+from app.systems.chainmail.edits import EDITS
 from app.web import i18n
-from app.web.editing import Form, FormError, whole
 from app.web.problems import edit_problem, field_label, form_problem, problem_text
 from tests.web.test_pages import HX, create_army, csrf_of, document, edit, unit_form, version_of
 
@@ -125,7 +125,7 @@ def test_a_number_field_may_send_what_the_browser_reads_as_a_whole_number() -> N
             whole(Form([("f", bad)]), "f")
     i18n.use_lang("ru")
     with pytest.raises(FormError) as refused:
-        whole(Form([("figures_l2", "десять")]), "figures_l2")
+        whole(Form([("figures_l2", "десять")], "ru"), "figures_l2")
     assert form_problem(refused.value.field, refused.value.message, DOC, "u7") == \
         "Отряд 1, строка 1, Фигуры: «десять» — не целое число"
 

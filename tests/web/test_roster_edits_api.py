@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.domain.chainmail.catalogue import PRESETS
 from app.domain.limits import MAX_FIGURES, MAX_UNITS
+from app.systems.chainmail.catalogue import PRESETS
 from tests.helpers.documents import army
 
 ROSTERS = "/api/v1/rosters"
@@ -250,12 +250,12 @@ def test_every_edit_of_each_system_stores_what_it_says(
 
 
 def test_every_op_of_each_system_is_tested() -> None:
-    from app.domain import RULESETS
+    from app.systems import SYSTEMS
 
     tested = {document().get("ruleset"): {e["op"] for d, e, _ in EVERY_OP if d is document}
               for document in (horde, guard, legion)}
     for ruleset, ops in tested.items():
-        schema = RULESETS[str(ruleset)].edits.json_schema()
+        schema = SYSTEMS[str(ruleset)].edits.json_schema()
         offered = set(schema["items"]["discriminator"]["mapping"])
         assert offered - {"make_legal"} == ops, ruleset  # make_legal: tested below
 
@@ -517,7 +517,7 @@ def test_make_legal_of_a_system_without_it_is_not_found_naming_the_system(
 
 def test_the_openapi_description_shows_every_systems_edits_and_every_answer(
         client: TestClient) -> None:
-    from app.domain import RULESETS
+    from app.systems import SYSTEMS
 
     spec = client.get("/openapi.json").json()
     rosters = spec["paths"]["/api/v1/rosters/{roster_id}"]
@@ -526,10 +526,10 @@ def test_the_openapi_description_shows_every_systems_edits_and_every_answer(
     systems = schema["properties"]["edits"]["items"]["anyOf"]
     for system in systems:
         mapping = system["discriminator"]["mapping"]
-        ruleset = next(r for r in RULESETS if f"'{r}'" in system["description"])
-        offered = RULESETS[ruleset].edits.json_schema()["items"]["discriminator"]["mapping"]
+        ruleset = next(r for r in SYSTEMS if f"'{r}'" in system["description"])
+        offered = SYSTEMS[ruleset].edits.json_schema()["items"]["discriminator"]["mapping"]
         assert set(mapping) == set(offered)
-    assert len(systems) == len(RULESETS)
+    assert len(systems) == len(SYSTEMS)
     assert {"200", "401", "403", "404", "410", "412", "413", "415", "422", "428"} <= set(
         rosters["patch"]["responses"])
     undo_answers = spec["paths"]["/api/v1/rosters/{roster_id}/undo"]["post"]["responses"]
@@ -544,14 +544,14 @@ def test_the_openapi_description_shows_every_systems_edits_and_every_answer(
 def test_the_api_docs_list_every_op_of_each_system_with_its_fields() -> None:
     from pathlib import Path
 
-    from app.domain import RULESETS
+    from app.systems import SYSTEMS
 
     text = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
     section = text.split("### The edits of each rule system", 1)[1].split("\n## ", 1)[0]
     # "Every rule system:" or a system's name, then its table.
     parts = re.split(r"\n([A-Z][^|\n]*):\n\n", section)
     tables = dict(zip(parts[1::2], parts[2::2], strict=True))
-    for system in RULESETS.values():
+    for system in SYSTEMS.values():
         table = tables[system.name("en")]
         schema = system.edits.json_schema()
         for op, ref in schema["items"]["discriminator"]["mapping"].items():

@@ -36,7 +36,7 @@ def test_exports_and_sheets_say_неисторическая_and_табл(client
         "engines": [{"kind": "bombard", "count": 1, "mercenary": True}]}).json()
     text = client.get(f"/api/v1/rosters/{created['id']}/export.txt?lang=ru").text
     assert "неисторическая" in text and "не историческая" not in text
-    from app.exports.chainmail import print_words
+    from app.systems.chainmail.text import print_words
 
     assert print_words("ru")["rating"] == "Мораль (табл. 19)"
     view = client.get(f"/r/{created['id']}", headers=RU).text

@@ -7,8 +7,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from app.domain.chainmail import figure_sizes as fs
 from app.domain.translations import tr
+from app.systems.chainmail import figure_sizes as fs
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, whole
 from app.web.templating import render

@@ -16,15 +16,15 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import RedirectResponse, Response
 
-from app.domain import get_ruleset
 from app.domain.base import Lang, percent_text
-from app.domain.formation_density import Unit, exchange, melee_json
-from app.domain.formation_density import catalogue as cat
-from app.domain.formation_density.validation import RULE_TITLES
 from app.domain.translations import tr
 from app.http.deps import SessionDep, is_id, pasted_roster_id
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
+from app.systems import get_system
+from app.systems.formation_density import Unit, exchange, melee_json
+from app.systems.formation_density import catalogue as cat
+from app.systems.formation_density.validation import RULE_TITLES
 from app.web import i18n
 from app.web.templating import render
 
@@ -196,7 +196,7 @@ def melee_page(request: Request, session: SessionDep) -> Response:
 
 
 def _names(lang: Lang) -> dict[str, dict[str, str]]:
-    system = get_ruleset(cat.RULESET_ID)
+    system = get_system(cat.RULESET_ID)
     assert system is not None
     return system.names(lang)
 
@@ -204,7 +204,7 @@ def _names(lang: Lang) -> dict[str, dict[str, str]]:
 @router.get("/rules/formation_density", include_in_schema=False)
 def rules_page(request: Request) -> Response:
     lang = i18n.request_lang(request)
-    system = get_ruleset(cat.RULESET_ID)
+    system = get_system(cat.RULESET_ID)
     assert system is not None
     return render(request, "systems/formation_density/rules.html", {
         "names": _names(lang), "catalogue": system.catalogue(),

@@ -12,13 +12,13 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import ValidationError
 from starlette.responses import Response
 
-from app.domain import get_ruleset
 from app.domain.base import Lang
-from app.domain.line_and_square import catalogue as cat
-from app.domain.line_and_square.orders import FACES, OrderTestQuery, chance_json, passes
-from app.domain.line_and_square.square import square_rules
-from app.domain.line_and_square.validation import RULE_TITLES
 from app.domain.translations import tr
+from app.systems import get_system
+from app.systems.line_and_square import catalogue as cat
+from app.systems.line_and_square.orders import FACES, OrderTestQuery, chance_json, passes
+from app.systems.line_and_square.square import square_rules
+from app.systems.line_and_square.validation import RULE_TITLES
 from app.web.i18n import page_language, request_lang
 from app.web.problems import problem_text
 from app.web.templating import render
@@ -30,7 +30,7 @@ FORM_FIELDS = ("discipline", "formation", "officer", "disorder")
 
 
 def _names(lang: Lang) -> dict[str, dict[str, str]]:
-    system = get_ruleset(cat.RULESET_ID)
+    system = get_system(cat.RULESET_ID)
     assert system is not None
     return system.names(lang)
 
@@ -68,7 +68,7 @@ def order_test_page(request: Request) -> Response:
 @router.get("/rules/line_and_square", include_in_schema=False)
 def rules_page(request: Request) -> Response:
     lang = request_lang(request)
-    system = get_ruleset(cat.RULESET_ID)
+    system = get_system(cat.RULESET_ID)
     assert system is not None
     return render(request, "systems/line_and_square/rules.html",
                   {"names": _names(lang), "catalogue": system.catalogue(),

@@ -10,9 +10,9 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.domain.base import Lang, decimal_text
-from app.domain.formation_density import catalogue as cat
-from app.domain.formation_density import shooting as sh
-from app.domain.formation_density.dice import Dist
+from app.systems.formation_density import catalogue as cat
+from app.systems.formation_density import shooting as sh
+from app.systems.formation_density.dice import Dist
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, shown, whole
 from app.web.templating import render

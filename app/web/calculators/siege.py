@@ -11,10 +11,10 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.domain.base import Lang
-from app.domain.chainmail import siege as sg
-from app.domain.chainmail.siege_rules import REFERENCE, movement_rows
-from app.domain.field_errors import register_tags
 from app.domain.translations import tr
+from app.systems.chainmail import siege as sg
+from app.systems.chainmail.siege_rules import REFERENCE, movement_rows
+from app.systems.field_errors import register_tags
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render

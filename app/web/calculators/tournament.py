@@ -11,8 +11,8 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.domain.base import Lang
-from app.domain.chainmail import tournament as tm
 from app.domain.translations import ptr
+from app.systems.chainmail import tournament as tm
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem
 from app.web.templating import render

@@ -11,8 +11,8 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.domain.base import Lang
-from app.domain.chainmail import weather as wx
 from app.domain.translations import ptr
+from app.systems.chainmail import weather as wx
 from app.web import i18n
 from app.web.calculators.forms import FieldProblem, choice, shown, whole
 from app.web.templating import render
