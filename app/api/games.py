@@ -10,7 +10,7 @@ the current version. No key is ever in a read.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from fastapi import APIRouter, Body, Depends, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -42,12 +42,10 @@ from app.http.query import DOCUMENTED_QUERY
 from app.services import games
 from app.services.errors import KeyRejected
 from app.services.stored_rosters import MAX_VERSION
+from app.systems import SYSTEMS
 from app.systems.game import GameRefused
 from app.systems.game.refusals import refused_text
 from app.systems.game.summary import game_json
-from app.systems.game.tables import PEASANT_ENEMIES
-from app.systems.line_and_square import catalogue as las
-from app.systems.line_and_square.roster import FormationId
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"], dependencies=[DOCUMENTED_QUERY])
 GameId = Annotated[str, Path(pattern=ROSTER_ID, max_length=64, description="the game's public id")]
@@ -86,43 +84,15 @@ class CasualtyChange(_Body):
     change: Literal[1, -1] = Field(description="1: a figure lost; -1: one given back")
 
 
-class PeasantMove(_Body):
-    unit: UnitIndex
-    test: Literal["move"] = Field(description="Table 17: peasants move on 7+ (2d6)")
+def _tests_asked() -> object:
+    """Every test any system's game rules take, told apart by `test`."""
+    asks = tuple(ask for system in SYSTEMS.values() if system.game
+                 for ask in system.game.ASKS)
+    # Union[tuple] spells "any of these models"; the `|` operator cannot take a tuple.
+    return Annotated[Union[asks], Field(discriminator="test")]  # type: ignore  # noqa: UP007
 
 
-class PeasantFight(_Body):
-    unit: UnitIndex
-    test: Literal["attack", "defend"] = Field(description="Table 17, by the enemy")
-    enemy: Literal[tuple(PEASANT_ENEMIES)]  # type: ignore[valid-type]
-
-
-class OrderAsked(_Body):
-    unit: UnitIndex
-    test: Literal["order"] = Field(description="Line and Square's order test")
-    formation: FormationId | None = Field(  # type: ignore[valid-type]
-        default=None, description="the unit's formation now (default: as deployed)")
-    officer: bool = Field(default=False, description="an officer within 12\"")
-    disorder: whole_in(0, las.MAX_DISORDER) = Field(  # type: ignore[valid-type]
-        default=0, description="disorder markers")
-
-
-class MoraleAsked(_Body):
-    unit: UnitIndex
-    test: Literal["morale"] = Field(description="Chainmail: 2d6 with the seed's bonuses")
-    near_commander: bool = Field(
-        default=False, description="the unit is within 12\" of the commander: +1 to each die, "
-                                   "as his own unit has (not for mercenaries, nor once he "
-                                   "is killed or captured)")
-    commander_lost: bool = Field(default=False,
-                                 description="the commander was killed or captured (−2)")
-    needed: whole_in(2, 20) | None = Field(  # type: ignore[valid-type]
-        default=None, description="the total this unit needs, from your morale table (the "
-                                  "seed has none); kept for the unit's later rolls")
-
-
-TestAsked = Annotated[PeasantMove | PeasantFight | OrderAsked | MoraleAsked,
-                      Field(discriminator="test")]
+TestAsked = _tests_asked()
 
 
 class GamePublic(BaseModel):

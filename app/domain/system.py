@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter
 from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
 from app.domain.catalogue_entries import Named
 from app.domain.form_reading import Document, Edits, Form
+from app.domain.game_rules import GameRules
 from app.domain.translations import ptr
 
 
@@ -91,6 +92,8 @@ class RuleSystem:
     writers: Writers = field(compare=False)
     # Its templates' folder: the pages find them as "systems/<id>/<name>".
     templates: Path = field(compare=False)
+    # Its part of the game companion, where it has one.
+    game: GameRules | None = field(default=None, compare=False)
     # "Make it legal", where the system offers it: the suggestion and the edits that make it.
     suggest: Callable[[Any, Lang], tuple[Any, list[Any]]] | None = field(default=None,
                                                                          compare=False)

@@ -8,7 +8,6 @@ key (a hidden field, from the secret link), the CSRF cookie echoed and a same-si
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 from urllib.parse import quote
 
@@ -16,17 +15,14 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
+from app.domain.game_rules import GameRefused, GameRules
 from app.http.deps import SessionDep, is_id, take_creation
 from app.services import games
 from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
 from app.services.stored_rosters import MAX_VERSION
-from app.systems.chainmail.sheet_text import BRIBED
-from app.systems.game import GameRefused
+from app.systems import SYSTEMS
 from app.systems.game.state import sides_of
 from app.systems.game.summary import end_json, game_json
-from app.systems.game.tables import PEASANT_ENEMIES, PEASANT_MOVE, at_least
-from app.systems.line_and_square import catalogue as las
-from app.systems.line_and_square.orders import OrderTest
 from app.web import game_join, i18n
 from app.web.game_forms import GameAddress, missing
 from app.web.pages import PostedData, page, refuse
@@ -60,26 +56,6 @@ def _refused_text(code: str) -> str:
     return i18n.gettext(_REFUSED.get(code, _REFUSED["out_of_range"]))
 
 
-def _percent(chance: Fraction) -> str:
-    return f"{round(float(chance) * 100)}%"
-
-
-def _odds(setup: dict[str, Any]) -> dict[str, Any]:
-    """The chances shown beside the test buttons: Table 17's by enemy, and each Line and
-    Square unit's order test as deployed (its officer, no markers)."""
-    peasants = {enemy: {"attack": a, "attack_chance": _percent(at_least(a)),
-                        "defend": d, "defend_chance": _percent(at_least(d))}
-                for enemy, (a, d) in PEASANT_ENEMIES.items()}
-    order = {i: _percent(OrderTest(u["discipline"], u["formation"], u["officer"], 0).chance)
-             for i, u in enumerate(setup["units"]) if "discipline" in u}
-    # As deployed, without and with an officer in reach, by 0, 1 and 2 disorder markers.
-    order_table = {i: [[_percent(OrderTest(u["discipline"], u["formation"], officer, n).chance)
-                        for n in range(3)] for officer in (False, True)]
-                   for i, u in enumerate(setup["units"]) if "discipline" in u}
-    return {"move": _percent(at_least(PEASANT_MOVE)), "peasants": peasants, "order": order,
-            "order_table": order_table}
-
-
 def _context(request: Request, game: games.StoredGame, key: str | None, side: int | None,
              notice: str | None = None) -> dict[str, Any]:
     base = site_address(request)
@@ -98,9 +74,13 @@ def _context(request: Request, game: games.StoredGame, key: str | None, side: in
                       if e["kind"] == "test" and e["turn"] == turn},
             "view_link": f"{base}/g/{game.id}", "view_qr": share_qr(f"{base}/g/{game.id}"),
             "play_link": f"{base}/g/{game.id}/play?key={quote(key)}" if key else None,
-            "odds": _odds(armies[side or 0]), "enemies": list(PEASANT_ENEMIES),
-            "formations": list(las.FORMATIONS), "bribed": BRIBED,
-            "max_disorder": min(las.MAX_DISORDER, 6)}
+            **_rules(game).page_context(armies[side or 0], i18n.request_lang(request))}
+
+
+def _rules(game: games.StoredGame) -> GameRules:
+    rules = SYSTEMS[game.ruleset].game
+    assert rules is not None, "a game is only ever set up for a system that plays"
+    return rules
 
 
 def _draw(request: Request, game: games.StoredGame, key: str | None, side: int | None = None,

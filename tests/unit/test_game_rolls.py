@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.systems.chainmail import game as table17
 from app.systems.chainmail.roster import ChainmailRoster
 from app.systems.game import (
     GameRefused,
@@ -54,12 +55,12 @@ def test_table_16_reads_as_the_seed(first: int, second: int | None, result: str)
 
 
 def test_table_17_targets_are_the_seeds() -> None:
-    assert tables.peasant_target("move", None) == 7
-    assert [tables.peasant_target("attack", e) for e in tables.PEASANT_ENEMIES] == \
+    assert table17.peasant_target("move", None) == 7
+    assert [table17.peasant_target("attack", e) for e in table17.PEASANT_ENEMIES] == \
         [4, 6, 8, 9, 10, 11, 12]
-    assert [tables.peasant_target("defend", e) for e in tables.PEASANT_ENEMIES] == \
+    assert [table17.peasant_target("defend", e) for e in table17.PEASANT_ENEMIES] == \
         [5, 6, 7, 8, 9, 10, 11]
-    assert tables.at_least(7) == tables.at_least(7).__class__(21, 36)
+    assert table17.at_least(7) == table17.at_least(7).__class__(21, 36)
 
 
 def test_each_turn_rolls_table_16_for_the_mercenaries_and_table_20_on_even_turns() -> None:

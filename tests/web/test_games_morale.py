@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.systems.game import dice
+from app.domain import game_rules as dice
 from tests.helpers.games import chainmail_army
 from tests.web.test_games_api import GAMES, send, start
 from tests.web.test_games_pages import post, started

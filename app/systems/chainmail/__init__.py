@@ -9,7 +9,7 @@ from app.domain.base import Lang, points_json
 from app.domain.catalogue_entries import named
 from app.domain.system import Evaluation, RuleSystem
 from app.systems.chainmail import catalogue as cat
-from app.systems.chainmail import editor, edits, text
+from app.systems.chainmail import editor, edits, game, text
 from app.systems.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.systems.chainmail.result import ChainmailResult
 from app.systems.chainmail.roster import ChainmailRoster
@@ -89,6 +89,7 @@ CHAINMAIL = RuleSystem(
     editor=editor,
     writers=text,
     templates=Path(__file__).parent / "templates",
+    game=game,
     suggest=edits.suggested,
 )
 

@@ -6,8 +6,8 @@ is replayed from the log (`state.replay`); a change is new entries (`play`). Dic
 injected roller, so tests can fix them; production rolls with `secrets` (`dice.secure`).
 """
 
-from app.systems.game.dice import Roller, secure
-from app.systems.game.play import GameRefused, casualty, next_turn, roll_test, start, undo
+from app.domain.game_rules import GameRefused, Roller, secure
+from app.systems.game.play import casualty, next_turn, roll_test, start, undo
 from app.systems.game.setup import setup_of
 from app.systems.game.state import Army, GameState, replay
 

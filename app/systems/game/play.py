@@ -7,29 +7,22 @@ rolled). The state passed in is advanced by the entries, so it stays the state a
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-from app.systems.chainmail import weather as table20
+from app.domain.game_rules import GameRefused, GameRules, Roller, d6
+from app.systems import SYSTEMS
 from app.systems.game import tables
-from app.systems.game.dice import Roller, d6
 from app.systems.game.state import Army, Entry, GameState, apply, replay, sides_of
-from app.systems.line_and_square import catalogue as las
-from app.systems.line_and_square.orders import OrderTest, passes
 
 MAX_TURN = 999
 MAX_NEEDED = 20  # the highest total 2d6 and every bonus can make, and then some
 MAX_ENTRIES = 20_000  # a game of many hundred turns; past it the log takes no more
 
 
-class GameRefused(ValueError):
-    """A change the game cannot take: `field` names what is wrong (a request field, or
-    "game" for the game's own state); `conflict` when the input is well formed but this game
-    refuses it (nothing to undo, a test the unit does not take, a figure it has not lost)."""
-
-    def __init__(self, field: str, code: str, conflict: bool = False) -> None:
-        super().__init__(f"{field}: {code}")
-        self.field, self.code, self.conflict = field, code, conflict
+def _rules(ruleset: str) -> GameRules:
+    rules = SYSTEMS[ruleset].game
+    assert rules is not None, "a game is only ever set up for a system that plays"
+    return rules
 
 
 def _append(game: GameState, entries: list[Entry], **entry: Any) -> None:
@@ -46,10 +39,11 @@ def start(setup: dict[str, Any], roller: Roller) -> list[Entry]:
     дождь") or chosen by the first side; none when the game plays without weather."""
     game, entries = replay(setup, []), []
     choice = sides_of(setup)[0].get("weather", "off")
-    if choice == "rolled":
+    table = _rules(game.ruleset).weather
+    if choice == "rolled" and table is not None:
         die = d6(roller)
         _append(game, entries, kind="roll", table="20", dice=[die], column=None,
-                result="start", weather=table20.starting_weather(die))
+                result="start", weather=table.starting_weather(die))
     elif choice != "off":
         _append(game, entries, kind="roll", table="20", dice=[], column=None,
                 result="chosen", weather=choice)
@@ -75,10 +69,10 @@ def _mercenary(game: GameState, entries: list[Entry], side: int, index: int,
 
 
 def _weather(game: GameState, entries: list[Entry], roller: Roller) -> None:
-    weather = game.weather
-    if weather.column is None:
+    weather, table = game.weather, _rules(game.ruleset).weather
+    if weather.column is None or table is None:
         return
-    rolled = table20.roll(weather.column, lambda: d6(roller))  # type: ignore[arg-type]
+    rolled = table.roll(weather.column, lambda: d6(roller))
     assert rolled.row is not None
     downpour = rolled.row.event == "downpour"
     _append(game, entries, kind="roll", table="20", dice=[rolled.die], column=weather.column,
@@ -165,95 +159,6 @@ def undo(game: GameState, log: list[Entry], side: int = 0) -> list[Entry]:
     return entries
 
 
-def _two(roller: Roller) -> list[int]:
-    return [d6(roller), d6(roller)]
-
-
-def _chance(p: Fraction) -> dict[str, int]:
-    return {"numerator": p.numerator, "denominator": p.denominator}
-
-
-def _peasants(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[str, Any]:
-    if not unit.get("peasants"):
-        raise GameRefused("unit", "not_peasants", conflict=True)
-    test, enemy = ask.get("test", "move"), ask.get("enemy")
-    if test not in tables.PEASANT_TESTS:
-        raise GameRefused("test", "unknown_test")
-    if test != "move" and enemy not in tables.PEASANT_ENEMIES:
-        raise GameRefused("enemy", "unknown_enemy")
-    target, dice = tables.peasant_target(test, enemy), _two(roller)
-    return {"table": "17", "test": test, "enemy": enemy if test != "move" else None,
-            "dice": dice, "target": target, "chance": _chance(tables.at_least(target)),
-            "result": "pass" if sum(dice) >= target else "fail"}
-
-
-def _order(unit: dict[str, Any], ask: dict[str, Any], roller: Roller) -> dict[str, Any]:
-    formation = ask.get("formation") or unit["formation"]
-    disorder = ask.get("disorder", 0)
-    if formation not in las.FORMATIONS:
-        raise GameRefused("formation", "unknown_formation")
-    if not isinstance(disorder, int) or not 0 <= disorder <= las.MAX_DISORDER:
-        raise GameRefused("disorder", "out_of_range")
-    test = OrderTest(unit["discipline"], formation, bool(ask.get("officer")), disorder)
-    dice = _two(roller)
-    return {"table": "order", "test": "order", "dice": dice, "formation": formation,
-            "officer": test.officer_in_reach, "disorder": disorder, "modifier": test.modifier,
-            "target": las.ORDER_TEST_TARGET, "chance": _chance(test.chance),
-            "result": "pass" if passes(dice[0], dice[1], test.modifier) else "fail"}
-
-
-# The seed's own bonuses to a morale total, by the unit's flags (rules page §7).
-MORALE_FLAGS = ("flemish", "religious_order")
-
-
-def _commander(unit: dict[str, Any], ask: dict[str, Any], dice: int) -> dict[str, Any] | None:
-    """The commander's "+1 к каждому брошенному кубику": his own unit's, or any unit's "в
-    пределах 12'' от главнокомандующего" (the player says which); "Наёмники не получают
-    эффектов от влияния главнокомандующего", and a commander killed or captured gives none."""
-    if not ("commander" in unit["flags"] or ask.get("near_commander")):
-        return None
-    if ask.get("commander_lost"):
-        return None
-    if unit.get("mercenary"):
-        return {"source": "commander_mercenary", "value": 0}  # said, so the 0 is understood
-    source = "commander" if "commander" in unit["flags"] else "near_commander"
-    return {"source": source, "value": dice}
-
-
-def _morale(unit: dict[str, Any], ask: dict[str, Any], roller: Roller,
-            needed: int | None) -> dict[str, Any]:
-    # The seed gives the bonuses but no number to reach (its "standard morale tables" are
-    # not in it): the player gives the unit's needed total, once; without it the total is
-    # logged beside the unit's Table 19 rating, where it has one.
-    dice = _two(roller)
-    modifiers = [{"source": flag, "value": 1} for flag in MORALE_FLAGS if flag in unit["flags"]]
-    if (commander := _commander(unit, ask, len(dice))) is not None:
-        modifiers.append(commander)
-    if ask.get("commander_lost"):
-        modifiers.append({"source": "commander_lost", "value": -2})
-    modifier = sum(m["value"] for m in modifiers)
-    return {"table": "morale", "test": "morale", "dice": dice, "modifier": modifier,
-            "modifiers": modifiers, "near_commander": bool(ask.get("near_commander")),
-            "total": sum(dice) + modifier, "rating": unit.get("rating"), "needed": needed,
-            "result": "rolled" if needed is None else
-            "pass" if sum(dice) + modifier >= needed else "fail"}
-
-
-def _outcome(unit: dict[str, Any], rolled: dict[str, Any]) -> str | None:
-    """What a failed test does to the unit, as the seeds say: peasants who fail to move or
-    to attack "должны остаться стоять на месте", who fail to defend "считаются как
-    подавшиеся в Бегство"; a Line and Square unit that fails the order test "остается на
-    месте и не может больше предпринимать действий в этот ход"; a failed morale roll falls
-    back, but religious orders "никогда не сдаются … продолжат сражение в обычном режиме"."""
-    if rolled["result"] != "fail":
-        return None
-    if rolled["test"] == "defend":
-        return "routs"
-    if rolled["test"] == "morale":
-        return None if "religious_order" in unit.get("flags", ()) else "falls_back"
-    return "halted"
-
-
 def _needed(game: GameState, entries: list[Entry], side: int, index: int,
             ask: dict[str, Any]) -> int | None:
     """The unit's needed morale total: given now (and then kept in the log), or as kept."""
@@ -269,22 +174,11 @@ def _needed(game: GameState, entries: list[Entry], side: int, index: int,
 
 def roll_test(setup: dict[str, Any], game: GameState, index: int, ask: dict[str, Any],
               roller: Roller, side: int = 0) -> list[Entry]:
-    """A test the player asks for when it comes up: `ask["test"]` is "move", "attack" or
-    "defend" (Table 17, peasants; "enemy" for the last two), "order" (Line and Square:
-    "formation", "officer", "disorder") or "morale" (Chainmail: "near_commander",
-    "commander_lost")."""
+    """A test the player asks for when it comes up (`ask["test"]`, one of the system's
+    `GameRules.ASKS`), rolled by the game's rule system."""
     unit, entries = _unit(setup, side, index), []
-    test = ask.get("test")
-    if setup["ruleset"] == "line_and_square":
-        if test != "order":
-            raise GameRefused("test", "unknown_test", conflict=True)
-        rolled = _order(unit, ask, roller)
-    elif test == "order":
-        raise GameRefused("test", "unknown_test", conflict=True)
-    elif test == "morale":
-        rolled = _morale(unit, ask, roller, _needed(game, entries, side, index, ask))
-    else:
-        rolled = _peasants(unit, ask, roller)
-    _append(game, entries, kind="test", side=side, unit=index, outcome=_outcome(unit, rolled),
-            **rolled)
+    rules = _rules(game.ruleset)
+    rolled = rules.roll(unit, ask, roller, lambda: _needed(game, entries, side, index, ask))
+    _append(game, entries, kind="test", side=side, unit=index,
+            outcome=rules.outcome(unit, rolled), **rolled)
     return entries

@@ -7,13 +7,13 @@ the log is the one record and cannot disagree with what the page shows.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from app.domain.game_rules import GameRules
+from app.systems import SYSTEMS
 from app.systems.game.tables import MERCENARY_LOST
-from app.systems.line_and_square.break_points import BreakPoints, break_points
 
 Entry = dict[str, Any]
 
@@ -75,15 +75,10 @@ class Army:
         return sum(u.lost for u in self.units)
 
     @property
-    def morale_at(self) -> int | None:
-        """Chainmail: the losses at which the army tests morale, a third of its figures, rounded
-        up. The man-to-man section's «Мораль» gives it, after its first words «Вообще,
-        защитникам замка не нужно проверять мораль»: castle defenders have none (None)."""
-        return None if self.castle_defenders else math.ceil(self.figures / 3)
-
-    @property
-    def breaks(self) -> BreakPoints:
-        return break_points(sum((u.points or Fraction(0) for u in self.units), Fraction(0)))
+    def rules(self) -> GameRules:
+        rules = SYSTEMS[self.ruleset].game
+        assert rules is not None, "a game is only ever set up for a system that plays"
+        return rules
 
     @property
     def strength(self) -> Fraction:
@@ -91,21 +86,12 @@ class Army:
 
     @property
     def army_state(self) -> str:
-        """Chainmail: "steady" or "morale_check"; Line and Square: BreakPoints.state."""
-        if self.ruleset == "line_and_square":
-            return self.breaks.state(self.strength) if self.units else "steady"
-        at = self.morale_at
-        return "morale_check" if at is not None and self.figures and self.lost >= at else "steady"
+        """"steady", or what its losses make it (the system's rules: Chainmail's morale
+        check, Line and Square's break points)."""
+        return self.rules.army_state(self)
 
     def thresholds(self) -> dict[str, Any]:
-        if self.ruleset == "line_and_square":
-            b = self.breaks
-            return {"starting_points": number(b.starting), "strength": number(self.strength),
-                    "points_lost": number(b.starting - self.strength),
-                    "morale_below": b.morale_below, "flight_below": b.flight_below,
-                    "state": self.army_state}
-        return {"figures": self.figures, "lost": self.lost, "morale_at": self.morale_at,
-                "state": self.army_state}
+        return self.rules.thresholds(self)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import Any
 from app.domain.catalogue_entries import named
 from app.domain.system import RuleSystem
 from app.systems.line_and_square import catalogue as cat
-from app.systems.line_and_square import editor, edits, text
+from app.systems.line_and_square import editor, edits, game, text
 from app.systems.line_and_square.actions import allowed_actions
 from app.systems.line_and_square.break_points import break_points
 from app.systems.line_and_square.evaluation import evaluate
@@ -64,6 +64,7 @@ LINE_AND_SQUARE = RuleSystem(
     editor=editor,
     writers=text,
     templates=Path(__file__).parent / "templates",
+    game=game,
 )
 
 __all__ = ["LINE_AND_SQUARE", "LineAndSquareRoster", "OrderTest", "allowed_actions", "assess",
