@@ -23,15 +23,8 @@ from pydantic_core import PydanticCustomError, core_schema
 
 from app.domain.edits import Edit
 from app.systems import SYSTEMS
-from app.systems.chainmail.edits import ChainmailEdit
-from app.systems.formation_density.edits import FormationDensityEdit
-from app.systems.line_and_square.edits import LineAndSquareEdit
 
 MAX_EDITS = 100
-
-# Each rule system's edits, by its id, as the OpenAPI description shows them.
-_UNIONS: dict[str, Any] = {"chainmail": ChainmailEdit, "line_and_square": LineAndSquareEdit,
-                           "formation_density": FormationDensityEdit}
 
 
 def _json_object(value: Any) -> dict[str, Any]:
@@ -61,8 +54,8 @@ class _AnyEdit:
     def __get_pydantic_core_schema__(cls, source: Any,
                                      handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         described = core_schema.union_schema([
-            handler.generate_schema(Annotated[union, _Titled(ruleset)])
-            for ruleset, union in _UNIONS.items()])
+            handler.generate_schema(Annotated[system.edit, _Titled(ruleset)])
+            for ruleset, system in SYSTEMS.items()])
         return core_schema.no_info_plain_validator_function(
             _json_object, json_schema_input_schema=described)
 
@@ -71,12 +64,21 @@ def _ops(union: Any) -> list[str]:
     return [member.model_fields["op"].default for member in get_args(get_args(union)[0])]
 
 
-# An answer's edit, described by its `op` alone: the edits' own schemas are the PATCH body's
-# (a second copy, in the answers' serialisation mode, would only repeat them under new names).
-_CHAINMAIL_EDIT = WithJsonSchema({
-    "type": "object", "required": ["op"],
-    "properties": {"op": {"type": "string", "enum": _ops(ChainmailEdit)}},
-    "description": "a Chainmail edit, as the PATCH body takes it"})
+def _suggested_edit() -> WithJsonSchema:
+    """An answer's edit, described by its `op` alone: the edits' own schemas are the PATCH
+    body's (a second copy, in the answers' serialisation mode, would only repeat them under
+    new names). Only the systems that offer "Make it legal" suggest edits."""
+    offering = [system for system in SYSTEMS.values() if system.suggest is not None]
+    return WithJsonSchema({
+        "type": "object", "required": ["op"],
+        "properties": {"op": {"type": "string", "enum": sorted(
+            {op for system in offering for op in _ops(system.edit)},
+            key=[op for system in offering for op in _ops(system.edit)].index)}},
+        "description": f"a {' or '.join(s.name('en') for s in offering)} edit, as the PATCH "
+                       "body takes it"})
+
+
+_SUGGESTED_EDIT = _suggested_edit()
 
 
 class RosterEdits(BaseModel):
@@ -103,7 +105,7 @@ class LegalSuggestion(BaseModel):
     total: float = Field(description="the army's points once the edits are made")
     version: int = Field(description="the version suggested for: PATCH with If-Match "
                                      "\"v<version>\"")
-    edits: list[Annotated[dict[str, Any], _CHAINMAIL_EDIT]] = Field(
+    edits: list[Annotated[dict[str, Any], _SUGGESTED_EDIT]] = Field(
         description="the edits that make it (none when nothing is to change or it cannot)")
 
 

@@ -1,4 +1,4 @@
-"""Proportion bands (chainmail.md §6): "about" shares, rounded in the player's favour but
+"""Proportion bands (the Chainmail rules, §6): "about" shares, rounded in the player's favour but
 never down to no figures, and "hard" bounds ("не менее", "максимум"), not rounded at all."""
 
 from __future__ import annotations

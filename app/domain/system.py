@@ -47,6 +47,11 @@ class Editor(Protocol):
     UNIT_ACTIONS: frozenset[str]  # actions that change one unit: the page redraws it alone
     LINE_FIELD: str  # the field focused after "Add a line": "{unit}-{line}-figures"
     NEW_UNIT_OPENS: bool  # a new unit opens its row (its fields are many, not one line's)
+    # Its forms' fields and its documents' keys, by the label the forms show (msgids), for
+    # the messages that name a refused field; a line's own where a unit's differs.
+    LABELS: Mapping[str, str]
+    LINE_LABELS: Mapping[str, str]
+    VALUE_ERRORS: frozenset[str]  # its documents' own checks, worded as msgids
 
     def read(self, action: str, argument: str, form: Form) -> Edits | None: ...
 
@@ -86,8 +91,9 @@ class RuleSystem:
     evaluate: Callable[[Any, Lang], Evaluation]
     # The catalogue's lists of named entries, by the catalogue's key for each list.
     entries: Mapping[str, Mapping[str, Named]] = field(compare=False)
-    # The edits a player can make (the system's `edits.py`): a list of them as JSON or data.
-    edits: TypeAdapter[list[Any]] = field(compare=False)
+    # The edits a player can make (the system's `edits.py`): the union of its edit models,
+    # told apart by their `op`.
+    edit: Any = field(compare=False)
     editor: Editor = field(compare=False)
     writers: Writers = field(compare=False)
     # Its templates' folder: the pages find them as "systems/<id>/<name>".
@@ -102,6 +108,11 @@ class RuleSystem:
         # The catalogue is fixed data every page reads; building it anew cost each editor
         # change more than a database read.
         object.__setattr__(self, "catalogue", functools.cache(self.catalogue))
+
+    @functools.cached_property
+    def edits(self) -> TypeAdapter[list[Any]]:
+        """A list of the system's edits, as JSON or data."""
+        return TypeAdapter(list[self.edit])  # type: ignore[name-defined]
 
     def name(self, lang: Lang) -> str:
         return ptr(lang, "ruleset", self.title)

@@ -16,6 +16,9 @@ SYSTEMS: dict[str, RuleSystem] = {system.id: system for system in (
     FORMATION_DENSITY,
 )}
 
+# The first registered is the one the pages offer first (the home page's, a new event's).
+DEFAULT_SYSTEM: str = next(iter(SYSTEMS))
+
 
 def get_system(ruleset_id: str) -> RuleSystem | None:
     return SYSTEMS.get(ruleset_id)

@@ -18,15 +18,29 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 
 from app.domain import limits
 from app.domain.base import Issue, Lang, Severity, Verdict, points_text, whole_in
+from app.domain.catalogue_entries import Named
 from app.domain.player_text import RosterName
 from app.domain.system import Evaluation
 from app.domain.translations import tr
 from app.systems import SYSTEMS
-from app.systems.chainmail.catalogue import NATIONS
-from app.systems.chainmail.roster import NationId, TroopId
 
 MAX_CAPS = 20
 RulesetId = Literal.__getitem__(tuple(SYSTEMS))  # type: ignore[attr-defined]
+
+
+def entries(group: str) -> dict[str, Named]:
+    """A catalogue list (troop types, nations) of every system that has one, by id: what an
+    event's caps and nations may name."""
+    return {key: entry for system in SYSTEMS.values()
+            for key, entry in system.entries.get(group, {}).items()}
+
+
+def _ids(group: str) -> tuple[str, ...]:
+    return tuple(entries(group))
+
+
+TroopId = Literal.__getitem__(_ids("troop_types"))  # type: ignore[attr-defined]
+NationId = Literal.__getitem__(_ids("nations"))  # type: ignore[attr-defined]
 
 
 class _Rules(BaseModel):
@@ -51,7 +65,7 @@ class EventRules(_Rules):
     points_limit: whole_in(1, limits.MAX_POINTS_LIMIT) | None = Field(  # type: ignore[valid-type]
         default=None, description="the most an army may cost; none: no limit")
     nations: list[NationId] | None = Field(  # type: ignore[valid-type]
-        default=None, max_length=len(NATIONS), json_schema_extra={"uniqueItems": True},
+        default=None, max_length=len(_ids("nations")), json_schema_extra={"uniqueItems": True},
         description="the Chainmail nations allowed (the other rule systems' lists have none, "
                     "so keep none of these); none: all")
     historical: bool = Field(default=False, description="armies must be historical")

@@ -21,9 +21,8 @@ from app.exports import sheet_of
 from app.http.deps import SessionDep, is_id, take_creation
 from app.services import events
 from app.services.errors import KeyRejected
-from app.systems import SYSTEMS
-from app.systems.chainmail.catalogue import NATIONS, TROOPS
-from app.systems.events import MAX_CAPS, EventRules, HandedIn, reminder
+from app.systems import DEFAULT_SYSTEM, SYSTEMS
+from app.systems.events import MAX_CAPS, EventRules, HandedIn, entries, reminder
 from app.web import i18n
 from app.web.pages import (
     PostedForm,
@@ -66,8 +65,8 @@ def holds_key(session: Session, event_id: str, key: str, kind: events.KeyKind) -
 
 def rules_context(rules: EventRules, lang: Any) -> dict[str, Any]:
     """The event's rules as its pages word them."""
-    nations = [NATIONS[n].name(lang) for n in rules.nations] if rules.nations else None
-    caps = [{"count": c.count, "troop": TROOPS[c.troop].name(lang), "most": c.most}
+    nations = [entries("nations")[n].name(lang) for n in rules.nations] if rules.nations else None
+    caps = [{"count": c.count, "troop": entries("troop_types")[c.troop].name(lang), "most": c.most}
             for c in rules.caps]
     return {"rules": rules, "ruleset_name": SYSTEMS[rules.ruleset].name(lang),
             "nation_names": nations, "caps": caps}
@@ -76,8 +75,9 @@ def rules_context(rules: EventRules, lang: Any) -> dict[str, Any]:
 def _form_context(form: dict[str, Any], error: str | None) -> dict[str, Any]:
     lang = i18n.current_lang()
     return {"form": form, "error": error, "cap_rows": range(CAP_ROWS),
-            "nations": {n.id: n.name(lang) for n in NATIONS.values() if n.id != "generic"},
-            "troops": {t.id: t.name(lang) for t in TROOPS.values()}}
+            "nations": {n.id: n.name(lang) for n in entries("nations").values()
+                        if n.id != "generic"},
+            "troops": {t.id: t.name(lang) for t in entries("troop_types").values()}}
 
 
 @router.get("/e/new")
@@ -107,7 +107,7 @@ def rules_of(form: form_reading.Form) -> dict[str, Any]:
             for i in range(CAP_ROWS) if form.get(f"cap_troop_{i}")]
     nations = form.all("nations")
     return {"name": form.get("name", ""), "date": form.get("date", ""),
-            "ruleset": form.get("ruleset", "chainmail"),
+            "ruleset": form.get("ruleset", DEFAULT_SYSTEM),
             "points_limit": _whole(form.get("points_limit", "")),
             "nations": nations or None, "historical": bool(form.get("historical")),
             "deadline": _deadline(form.get("deadline", "")), "caps": caps,

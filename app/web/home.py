@@ -19,7 +19,7 @@ from app.services import devices, rosters
 from app.services.errors import (
     DocumentTooLarge,
 )
-from app.systems import SYSTEMS, get_system
+from app.systems import DEFAULT_SYSTEM, SYSTEMS, get_system
 from app.systems.stored_documents import DOCUMENT
 from app.web import i18n
 from app.web.pages import (
@@ -70,7 +70,7 @@ def _home(request: Request, session: Session, status_code: int = 200,
 
 @router.post("/rosters/new")
 def create(request: Request, form: PostedForm, session: SessionDep) -> Response:
-    ruleset = form.get("ruleset", "chainmail")
+    ruleset = form.get("ruleset", DEFAULT_SYSTEM)
     if not form.get("name", "").strip():
         named = ("name", _default_name(request, ruleset, form))
         form = form_reading.Form([*form.items_list(), named], form.lang)

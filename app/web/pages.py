@@ -36,7 +36,7 @@ from app.services.errors import (
 )
 from app.services.kept_evaluations import judgement
 from app.services.stored_rosters import StoredRoster
-from app.systems import SYSTEMS, get_system
+from app.systems import DEFAULT_SYSTEM, SYSTEMS, get_system
 from app.web import i18n
 from app.web.templating import render, site_address
 
@@ -116,7 +116,7 @@ def remember_roster(request: Request, session: Any, roster_id: str, *, by_key: b
 
 
 @functools.cache
-def _names(lang: Lang, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
+def _names(lang: Lang, ruleset: str = DEFAULT_SYSTEM) -> dict[str, dict[str, str]]:
     """Display names of every catalogue list of a rule system, by id, in `lang`."""
     system = get_system(ruleset)
     return system.names(lang) if system else {}
@@ -124,7 +124,7 @@ def _names(lang: Lang, ruleset: str = "chainmail") -> dict[str, dict[str, str]]:
 
 def page(request: Request, name: str, context: dict[str, Any], **kwargs: Any) -> Response:
     lang = i18n.request_lang(request)
-    ruleset = context["doc"]["ruleset"] if "doc" in context else "chainmail"
+    ruleset = context["doc"]["ruleset"] if "doc" in context else DEFAULT_SYSTEM
     context = {"csrf": csrf_value(request), "names": _names(lang, ruleset),
                "systems": {i: s.name(lang) for i, s in SYSTEMS.items()},
                **context}

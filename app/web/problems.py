@@ -20,32 +20,21 @@ from app.domain.edits import EditError
 from app.domain.form_reading import Document
 from app.domain.translations import N_
 from app.systems import SYSTEMS
-from app.systems.chainmail.roster import VALUE_ERRORS
 from app.systems.field_errors import describe
 from app.web.i18n import current_lang, gettext, pgettext
 
-# Form fields and document keys, by the label the forms show them with (their msgids).
-LABELS: dict[str, str] = dict((
-    ("name", N_("Name")), ("unit_name", N_("Unit name")), ("points_limit", N_("Points limit")),
-    ("nation", N_("Nation")), ("ruleset", N_("Rule system")), ("preset", N_("Preset")),
-    ("figures", N_("Figures")), ("troop", N_("Troop type")), ("weapon", N_("Weapon")),
-    ("count", N_("Count")), ("kind", N_("Engine")), ("note", N_("Note")),
-    ("unit_note", N_("Note")), ("class", N_("Class")), ("speed", N_("Speed (″)")),
-    ("accuracy", N_("Accuracy")), ("discipline", N_("Discipline")), ("points", N_("Points")),
-    ("formation", N_("Formation")), ("density", N_("Density")), ("files", N_("Files")),
-    ("units", N_("Units")), ("lines", N_("Lines")), ("engines", N_("Engines")),
-    ("file", N_("File")), ("disorder", N_("Disorder markers")),
-    ("officer", N_("Officer within 12″")), ("undo_to", N_("Undo")),
-    ("make_legal", N_("Make it legal")), ("kit", N_("Class and weapon")),
-    # A file's keys that no form names by themselves.
-    ("historical", N_("Historical (keep the nation's proportions)")),
-    ("fortifications", N_("Defends fortifications")), ("flags", N_("Special rules")),
-    ("mercenary", N_("Mercenary (half cost)")), ("shield", N_("Shield")),
-    ("armour", N_("Armour")), ("mounted", N_("Mounted")),
-    ("cavalry_armour", N_("Cavalry armour")), ("moved_straight", N_("Moved straight")),
-))
-# A field of a unit's line that another form names otherwise ("count" of an engine is its Count).
-LINE_LABELS: dict[str, str] = {"count": N_("Warriors")}
+# Form fields and document keys every system shares, by the label the forms show them with
+# (their msgids); each system's own are its editor's (`Editor.LABELS`).
+_SHARED: dict[str, str] = {
+    "name": N_("Name"), "unit_name": N_("Unit name"), "points_limit": N_("Points limit"),
+    "ruleset": N_("Rule system"), "note": N_("Note"), "unit_note": N_("Note"),
+    "units": N_("Units"), "lines": N_("Lines"), "file": N_("File"), "undo_to": N_("Undo"),
+    "make_legal": N_("Make it legal")}
+LABELS: dict[str, str] = {key: label for system in reversed(SYSTEMS.values())
+                          for key, label in system.editor.LABELS.items()} | _SHARED
+LINE_LABELS: dict[str, str] = {key: label for system in SYSTEMS.values()
+                               for key, label in system.editor.LINE_LABELS.items()}
+VALUE_ERRORS = frozenset().union(*(system.editor.VALUE_ERRORS for system in SYSTEMS.values()))
 _STEP = re.compile(r"(?P<key>[a-z_]+)\[(?P<index>\d+)\]")
 
 
@@ -64,7 +53,7 @@ def _label(key: str, of_line: bool = False, system: str | None = None) -> str:
 
 def _system_of(loc: Any) -> str | None:
     """The rule system whose model refused a value: the discriminated union of documents puts
-    its tag ('line_and_square') first in the error's path."""
+    its tag (the system's id) first in the error's path."""
     first = loc[0] if isinstance(loc, (list, tuple)) and loc else None
     return first if isinstance(first, str) and first in SYSTEMS else None
 

@@ -10,8 +10,8 @@ from pydantic import ValidationError
 
 from app.domain.edits import EditError
 from app.domain.form_reading import Form, FormError, whole
+from app.systems import SYSTEMS
 from app.systems.chainmail import ChainmailRoster
-from app.systems.chainmail.edits import EDITS
 from app.web import i18n
 from app.web.problems import edit_problem, field_label, form_problem, problem_text
 from tests.web.test_pages import HX, create_army, csrf_of, document, edit, unit_form, version_of
@@ -74,7 +74,7 @@ def test_an_edit_that_is_none_is_named_by_its_fields_place_in_the_list() -> None
     # A field of the unit being added: the place it would take, its line by its place.
     edits = [{"op": "add_unit", "lines": [{"figures": 0}]}]
     with pytest.raises(ValidationError) as refused:
-        EDITS.validate_python(edits)
+        SYSTEMS["chainmail"].edits.validate_python(edits)
     i18n.use_lang("ru")
     assert edit_problem(refused.value, edits, DOC, "chainmail", "ru") == \
         "Отряд 5, строка 1, Фигуры: должно быть не меньше 1"

@@ -85,7 +85,7 @@ CHAINMAIL = RuleSystem(
     evaluate=evaluate,
     entries={"troop_types": cat.TROOPS, "weapons": cat.WEAPONS, "engines": cat.ENGINES,
              "nations": cat.NATIONS, "unit_flags": cat.FLAGS, "presets": cat.PRESETS},
-    edits=edits.EDITS,
+    edit=edits.ChainmailEdit,
     editor=editor,
     writers=text,
     templates=Path(__file__).parent / "templates",

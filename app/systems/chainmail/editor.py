@@ -18,12 +18,13 @@ from app.domain.form_reading import (
     roster_settings,
     whole,
 )
-from app.domain.translations import tr
+from app.domain.translations import N_, tr
 from app.systems.chainmail import make_legal as legal
 from app.systems.chainmail.catalogue import TROOPS
 from app.systems.chainmail.far_east import AVAILABILITY
 from app.systems.chainmail.nations import NATIONAL_RULES, NoneRule
 from app.systems.chainmail.pricing import cost_per_figure
+from app.systems.chainmail.roster import VALUE_ERRORS as VALUE_ERRORS  # the Editor's
 from app.systems.chainmail.roster import ChainmailRoster
 from app.systems.chainmail.standing import Standing, standing, troop_standing
 
@@ -99,6 +100,16 @@ LINE_FIELD = "{unit}-{line}-figures"
 
 # Actions that change one unit only: the editor redraws just that unit.
 UNIT_ACTIONS = frozenset({"update_unit", "step_figures", "add_line", "remove_line"})
+
+LABELS = {
+    "nation": N_("Nation"), "preset": N_("Preset"), "figures": N_("Figures"),
+    "troop": N_("Troop type"), "weapon": N_("Weapon"), "count": N_("Count"),
+    "kind": N_("Engine"), "engines": N_("Engines"),
+    # A file's keys that no form names by themselves.
+    "historical": N_("Historical (keep the nation's proportions)"),
+    "fortifications": N_("Defends fortifications"), "flags": N_("Special rules"),
+    "mercenary": N_("Mercenary (half cost)")}
+LINE_LABELS: dict[str, str] = {}
 
 # A new unit is one line, drawn folded (its figures are stepped in the row).
 NEW_UNIT_OPENS = False

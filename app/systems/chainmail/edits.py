@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Discriminator, Field
 
 from app.domain import edits as common
 from app.domain import limits
@@ -219,4 +219,3 @@ ChainmailEdit = Annotated[Union[  # noqa: UP007
     AddLine, SetLine, StepFigures, RemoveLine, AddEngine, SetEngine, RemoveEngine, MakeLegal,
 ], Discriminator("op")]
 
-EDITS: TypeAdapter[list[Any]] = TypeAdapter(list[ChainmailEdit])

@@ -70,7 +70,7 @@ FORMATION_DENSITY = RuleSystem(
     evaluate=evaluate,
     entries={"classes": cat.CLASSES, "weapons": cat.WEAPONS, "features": cat.FEATURES,
              "protections": cat.PROTECTIONS, "line_flags": cat.LINE_FLAGS},
-    edits=edits.EDITS,
+    edit=edits.FormationDensityEdit,
     editor=editor,
     writers=text,
     templates=Path(__file__).parent / "templates",

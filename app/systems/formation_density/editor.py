@@ -22,7 +22,7 @@ from app.domain.form_reading import (
     present,
     whole,
 )
-from app.domain.translations import tr
+from app.domain.translations import N_, tr
 from app.systems.formation_density.catalogue import (
     CLASSES,
     FEATURES,
@@ -98,6 +98,14 @@ def read(action: str, argument: str, form: Form) -> Edits | None:
 
 # Actions that change one unit only: the editor redraws just that unit.
 UNIT_ACTIONS = frozenset({"update_unit", "add_line", "remove_line"})
+LABELS = {
+    "class": N_("Class"), "points": N_("Points"), "formation": N_("Formation"),
+    "density": N_("Density"), "files": N_("Files"), "kit": N_("Class and weapon"),
+    "shield": N_("Shield"), "armour": N_("Armour"), "mounted": N_("Mounted"),
+    "cavalry_armour": N_("Cavalry armour"), "moved_straight": N_("Moved straight")}
+# A field of a unit's line that another form names otherwise ("count" of an engine is its Count).
+LINE_LABELS = {"count": N_("Warriors")}
+VALUE_ERRORS: frozenset[str] = frozenset()
 # A new unit is opened to edit: its folded row cannot change it.
 NEW_UNIT_OPENS = True
 

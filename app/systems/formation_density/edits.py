@@ -3,9 +3,9 @@ the shared edits are in app/domain/edits.py."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, ClassVar, Literal, Union
 
-from pydantic import ConfigDict, Discriminator, Field, TypeAdapter
+from pydantic import ConfigDict, Discriminator, Field
 
 from app.domain import edits as common
 from app.domain.base import Lang, Whole
@@ -85,4 +85,3 @@ FormationDensityEdit = Annotated[Union[  # noqa: UP007
     common.RemoveUnit, AddLine, SetLine, RemoveLine,
 ], Discriminator("op")]
 
-EDITS: TypeAdapter[list[Any]] = TypeAdapter(list[FormationDensityEdit])

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.domain.base import Lang
 from app.domain.form_reading import Document, Edits, Form, FormError, checked, present, whole
-from app.domain.translations import tr
+from app.domain.translations import N_, tr
 
 RULESET = "line_and_square"
 
@@ -59,6 +59,13 @@ def read(action: str, argument: str, form: Form) -> Edits | None:
 
 # Actions that change one unit only: the editor redraws just that unit.
 UNIT_ACTIONS = frozenset({"update_unit"})
+LABELS = {
+    "figures": N_("Figures"), "class": N_("Class"), "speed": N_("Speed (″)"),
+    "accuracy": N_("Accuracy"), "discipline": N_("Discipline"), "points": N_("Points"),
+    "formation": N_("Formation"), "officer": N_("Officer within 12″"),
+    "disorder": N_("Disorder markers")}
+LINE_LABELS: dict[str, str] = {}
+VALUE_ERRORS: frozenset[str] = frozenset()
 # A new unit is opened to edit: its folded row cannot change it.
 NEW_UNIT_OPENS = True
 

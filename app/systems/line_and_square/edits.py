@@ -3,9 +3,9 @@ discipline, points, officer, formation); the shared edits are in app/domain/edit
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, ClassVar, Literal, Union
 
-from pydantic import ConfigDict, Discriminator, Field, TypeAdapter
+from pydantic import ConfigDict, Discriminator, Field
 
 from app.domain import edits as common
 from app.domain.base import Lang, Whole, whole_in
@@ -62,4 +62,3 @@ LineAndSquareEdit = Annotated[Union[  # noqa: UP007
     common.RemoveUnit,
 ], Discriminator("op")]
 
-EDITS: TypeAdapter[list[Any]] = TypeAdapter(list[LineAndSquareEdit])
