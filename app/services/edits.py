@@ -51,8 +51,8 @@ def _stored(session: Session, stored: StoredRoster, document: Any, lang: Lang,
     if document == stored.document:
         # Nothing changed (Save pressed again): no new version for undo to step over.
         return Edited(stored, evaluation, False)
-    written = replace_roster(session, stored.id, document, stored.version,
-                             evaluation=evaluation, device_token=device_token)
+    written = replace_roster(session, stored.id, document, stored.version, lang=lang,
+                             device_token=device_token)
     return Edited(written, evaluation, True)
 
 
