@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.domain import RULESETS, Evaluation
+from app.domain import RULESETS
 from app.domain.base import Lang
 from app.domain.edits import apply_edits
 from app.services import revisions
@@ -27,10 +27,9 @@ from app.services.stored_rosters import StoredRoster
 @dataclass(frozen=True)
 class Edited:
     """A roster after a change: as stored now (the same version when the edits changed
-    nothing), judged in the caller's language."""
+    nothing), its evaluation in the caller's language kept (kept_evaluations)."""
 
     roster: StoredRoster
-    evaluation: Evaluation
     changed: bool
 
 
@@ -47,13 +46,12 @@ def _current(session: Session, roster_id: str, expected: int,
 def _stored(session: Session, stored: StoredRoster, document: Any, lang: Lang,
             device_token: str | None) -> Edited:
     """`document` stored as the roster's next version, unless it is the roster's own."""
-    evaluation = RULESETS[document.ruleset].evaluate(document, lang)
     if document == stored.document:
         # Nothing changed (Save pressed again): no new version for undo to step over.
-        return Edited(stored, evaluation, False)
+        return Edited(stored, False)
     written = replace_roster(session, stored.id, document, stored.version, lang=lang,
                              device_token=device_token)
-    return Edited(written, evaluation, True)
+    return Edited(written, True)
 
 
 def edit_roster(session: Session, roster_id: str, edits: Sequence[Any], expected: int,
