@@ -191,7 +191,7 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
     """Replace the document. Over-limit or off-proportion rosters are stored and reported."""
     version = expected_version(request.headers.get("if-match"), lang)
     try:
-        roster = rosters.replace_roster(session, roster_id, document, version)
+        roster = rosters.replace_roster(session, roster_id, document, version, lang=lang)
     except VersionConflict as conflict:
         current = conflict.current.version
         return JSONResponse(status_code=412, headers={"ETag": etag(current)}, content=refusal_body(

@@ -16,7 +16,6 @@ from sqlmodel import Session
 
 from app.domain.base import Lang
 from app.domain.edits import apply_edits
-from app.domain.system import Evaluation
 from app.services import revisions
 from app.services.devices import editable_roster
 from app.services.errors import NoSuggestion, RevisionNotFound, VersionConflict
@@ -28,10 +27,9 @@ from app.systems import SYSTEMS
 @dataclass(frozen=True)
 class Edited:
     """A roster after a change: as stored now (the same version when the edits changed
-    nothing), judged in the caller's language."""
+    nothing), its evaluation in the caller's language kept (kept_evaluations)."""
 
     roster: StoredRoster
-    evaluation: Evaluation
     changed: bool
 
 
@@ -48,13 +46,12 @@ def _current(session: Session, roster_id: str, expected: int,
 def _stored(session: Session, stored: StoredRoster, document: Any, lang: Lang,
             device_token: str | None) -> Edited:
     """`document` stored as the roster's next version, unless it is the roster's own."""
-    evaluation = SYSTEMS[document.ruleset].evaluate(document, lang)
     if document == stored.document:
         # Nothing changed (Save pressed again): no new version for undo to step over.
-        return Edited(stored, evaluation, False)
-    written = replace_roster(session, stored.id, document, stored.version,
-                             evaluation=evaluation, device_token=device_token)
-    return Edited(written, evaluation, True)
+        return Edited(stored, False)
+    written = replace_roster(session, stored.id, document, stored.version, lang=lang,
+                             device_token=device_token)
+    return Edited(written, True)
 
 
 def edit_roster(session: Session, roster_id: str, edits: Sequence[Any], expected: int,

@@ -106,11 +106,10 @@ def _system(document: BaseModel) -> RuleSystem:
     return system
 
 
-def _summary(document: BaseModel, evaluation: Evaluation | None = None) -> dict[str, Any]:
-    """The columns a list sorts and searches by, derived from the document (and from its
-    evaluation in any language, when the caller has one already)."""
+def _summary(document: BaseModel, evaluation: Evaluation) -> dict[str, Any]:
+    """The columns a list sorts and searches by, derived from the document and its evaluation
+    (in any language: the columns hold none of its words)."""
     ruleset = str(document.ruleset)  # type: ignore[attr-defined]
-    evaluation = evaluation or _system(document).evaluate(document, "en")
     result = evaluation.result
     name = column_text(str(document.name))  # type: ignore[attr-defined]
     return {
@@ -205,17 +204,17 @@ def new_edit_key(session: Session, roster_id: str, keep_device: int | None = Non
 
 
 def replace_roster(session: Session, roster_id: str, document: Any,
-                   expected_version: int, *, evaluation: Evaluation | None = None,
+                   expected_version: int, *, lang: Lang = "en",
                    device_token: str | None = None) -> StoredRoster:
-    """Store `document` as the next version if the roster is still at `expected_version`.
+    """Store `document` as the next version if the roster is still at `expected_version`,
+    evaluated once, in `lang` (the answer's language), and kept for the answer.
 
     The version check and the write are one UPDATE, so of writers racing from the same version
-    exactly one wins; the others get VersionConflict with the winner's state. A caller that has
-    evaluated `document` already (in any language) passes that `evaluation` to spare another.
-    With `device_token`, the same UPDATE also requires that browser's right to edit, so the
-    right is proved at the moment of writing; without it, EditRefused (as editable_roster).
+    exactly one wins; the others get VersionConflict with the winner's state. With
+    `device_token`, the same UPDATE also requires that browser's right to edit, so the right is
+    proved at the moment of writing; without it, EditRefused (as editable_roster).
     """
-    change = _Change.of(limits_of(session), roster_id, document, expected_version, evaluation,
+    change = _Change.of(limits_of(session), roster_id, document, expected_version, lang,
                         device_token)
     moved = None
     if change.writable:
@@ -226,7 +225,9 @@ def replace_roster(session: Session, roster_id: str, document: Any,
                 if change.values["prune_to"]:
                     session.exec(_PRUNE, params=change.values)  # type: ignore[call-overload]
     if moved is not None:
-        return change.stored(tuple(moved))
+        stored = change.stored(tuple(moved))
+        kept_evaluations.keep(stored, lang, change.evaluation)
+        return stored
     if device_token is not None:
         raise VersionConflict(editable_roster(session, device_token, roster_id))
     with _transaction(session):
@@ -242,16 +243,18 @@ class _Change:
     roster_id: str
     version: int  # the version it makes
     document: BaseModel
+    evaluation: Evaluation  # the document's, in the answer's language
     values: dict[str, Any]  # the statements' parameters
     update: Executable  # the UPDATE that checks the expected version
     writable: bool  # False: a version no change can follow, answered as a conflict
 
     @classmethod
     def of(cls, limits: StorageLimits, roster_id: str, document: Any, expected: int,
-           evaluation: Evaluation | None, device_token: str | None) -> _Change:
+           lang: Lang, device_token: str | None) -> _Change:
         doc = _document(document)
         text = doc.model_dump_json()
         _fits(limits, text)
+        evaluation = _system(doc).evaluate(doc, lang)
         values = {f"new_{name}": value for name, value in _summary(doc, evaluation).items()}
         values.update(roster_id=roster_id, expected=expected, new_version=expected + 1,
                       new_document=text, new_updated_at=utcnow(),
@@ -262,7 +265,7 @@ class _Change:
                 raise EditRefused(roster_id)  # as editable_roster: no browser, no right
             values["token_hash"] = digest(device_token)
             statement = _NEXT_VERSION_GRANTED
-        return cls(roster_id, expected + 1, doc, values, statement,
+        return cls(roster_id, expected + 1, doc, evaluation, values, statement,
                    1 <= expected < MAX_VERSION)
 
     def stored(self, moved: tuple[Any, ...]) -> StoredRoster:

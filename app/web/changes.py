@@ -21,7 +21,7 @@ from app.domain import form_reading
 from app.domain.base import Lang
 from app.domain.edits import EditError
 from app.domain.form_reading import Edits, Form, FormError
-from app.domain.system import Evaluation, RuleSystem
+from app.domain.system import RuleSystem
 from app.http.deps import SessionDep
 from app.services import devices
 from app.services import edits as service
@@ -72,10 +72,10 @@ def edit(request: Request, roster_id: RosterAddress, form: PostedForm,
     except EditRefused:  # by the read, or by the write (withdrawn since)
         return not_editable(request)
     except VersionConflict as exc:  # another tab, device or worker was first
-        return _answer(request, change, exc.current, None, _conflict(exc.current), 409)
+        return _answer(request, change, exc.current, _conflict(exc.current), 409)
     except (FormError, EditError, ValidationError, DocumentTooLarge) as refused:
         return _refused(request, session, roster_id, change, edits, refused)
-    return _answer(request, change, done.roster, done.evaluation, None, 200, undo_to)
+    return _answer(request, change, done.roster, None, 200, undo_to)
 
 
 class _Posted(NamedTuple):
@@ -146,7 +146,7 @@ def _refused(request: Request, session: Session, roster_id: str, change: _Posted
     except EditRefused:
         return not_editable(request)
     if stored.version != change.expected:
-        return _answer(request, change, stored, None, _conflict(stored), 409)
+        return _answer(request, change, stored, _conflict(stored), 409)
     doc = stored.document.model_dump(mode="json")
     if isinstance(refused, DocumentTooLarge):
         problem = i18n.gettext(
@@ -157,12 +157,11 @@ def _refused(request: Request, session: Session, roster_id: str, change: _Posted
     else:
         assert isinstance(refused, EditError | ValidationError)
         problem = edit_problem(refused, edits, doc, stored.ruleset, change.lang)
-    return _answer(request, change, stored, None, problem, 422)
+    return _answer(request, change, stored, problem, 422)
 
 
-def _answer(request: Request, change: _Posted, stored: StoredRoster,
-            evaluation: Evaluation | None,
-            problem: str | None, status: int, undo_to: int | None = None) -> Response:
+def _answer(request: Request, change: _Posted, stored: StoredRoster, problem: str | None,
+            status: int, undo_to: int | None = None) -> Response:
     """The answer to a change: a redirect for a plain form, else the changed unit alone or
     the whole editor (each form's controls say which they swap), with the problem if there
     was one."""
@@ -176,7 +175,7 @@ def _answer(request: Request, change: _Posted, stored: StoredRoster,
         anchor = f"#unit-{unit}" if _ID.fullmatch(unit) else ""
         chain = f"?undo_to={undo_to}" if undo_to is not None else ""
         return redirect(request, f"{path}{chain}{anchor}")
-    context = roster_context(request, stored, evaluation)
+    context = roster_context(request, stored)
     # announce: the short line for screen readers, put into the page's live region out of band
     context.update(problem=problem, edit_url=None, announce=True, undo_to=undo_to)
     if not is_htmx(request):  # a plain form's refusal: the whole editor page

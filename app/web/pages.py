@@ -24,7 +24,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.domain import form_reading
 from app.domain.base import Lang, RuleCheck
-from app.domain.system import Evaluation
 from app.http.cross_site import same_origin
 from app.http.deps import is_id
 from app.services import devices, rosters
@@ -258,14 +257,12 @@ def show_key_once(request: Request, response: Response, roster_id: str, key: str
                         **{**cookie_flags(request), "path": f"/r/{roster_id}/edit"})
 
 
-def roster_context(request: Request, stored: StoredRoster,
-                   evaluation: Evaluation | None = None) -> dict[str, Any]:
-    """What every roster page shows; `evaluation` is the stored document's in the page's
-    language, when the caller has it already."""
+def roster_context(request: Request, stored: StoredRoster) -> dict[str, Any]:
+    """What every roster page shows, by the stored version's kept evaluation in the page's
+    language."""
     lang = i18n.request_lang(request)
     system = SYSTEMS[stored.ruleset]
-    if evaluation is None:
-        evaluation = judgement(stored, lang)
+    evaluation = judgement(stored, lang)
     doc = stored.document.model_dump(mode="json")
     catalogue = system.catalogue()
     # What needs the player's attention first; the order within each status is the rules'.

@@ -10,6 +10,7 @@ from sqlmodel import Session
 from app.domain.edits import EditError
 from app.services import edits, rosters
 from app.services.errors import RevisionNotFound, VersionConflict
+from app.services.kept_evaluations import judgement
 
 
 def _army(session: Session) -> str:
@@ -31,7 +32,7 @@ def test_edits_by_id_make_one_new_version(session: Session) -> None:
     units = done.roster.document.units
     assert [u.id for u in units] == ["u2", "u1"]
     assert units[1].lines[0].figures == 12
-    assert done.evaluation.result["total"] == rosters.get_roster(
+    assert judgement(done.roster, "en").result["total"] == rosters.get_roster(
         session, roster_id).document.units[1].lines[0].figures * 4 + 60
 
 
