@@ -19,6 +19,7 @@ from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
 from app.domain.catalogue_entries import Named
 from app.domain.form_reading import Document, Edits, Form
 from app.domain.game_rules import GameRules
+from app.domain.text_writing import TextSheet
 from app.domain.translations import ptr
 
 
@@ -62,8 +63,8 @@ class Editor(Protocol):
 
 
 class Writers(Protocol):
-    """A system's army sheet and text exports (its `text.py`); the print page draws the sheet
-    with the system's `print.html`."""
+    """A system's army sheet and its text (its `text.py`): the print page draws the sheet with
+    the system's `print.html`; one writer a format draws its `text_sheet`."""
 
     OPTIONAL_SECTIONS: tuple[str, ...]  # the sheet's sections a player may tick
 
@@ -73,11 +74,9 @@ class Writers(Protocol):
 
     def print_context(self, sheet: Any) -> dict[str, Any]: ...
 
-    def export_text(self, document: Any, lang: Lang = "en") -> str: ...
-
-    def export_markdown(self, document: Any, lang: Lang = "en") -> str: ...
-
-    def export_bbcode(self, document: Any, lang: Lang = "en") -> str: ...
+    def text_sheet(self, document: Any, lang: Lang) -> TextSheet:
+        """The army as every text export writes it (`app/domain/text_writing.py`)."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from app.domain.base import Lang
 from app.domain.system import Writers
-from app.domain.text_writing import bb, md, one_line
+from app.domain.text_writing import bb, bbcode, markdown, md, one_line, plain_text
 from app.systems import SYSTEMS
 
 FORMAT = "muster-roster/1"
@@ -48,15 +48,15 @@ def sheet_of(document: BaseModel, lang: Lang, optional: Iterable[str] = ()) -> A
 
 def export_text(document: BaseModel, lang: Lang = "en") -> str:
     """Plain text for chats: units, costs, totals and the list's legality in one line."""
-    return str(_system(document).export_text(document, lang))
+    return plain_text(_system(document).text_sheet(document, lang))
 
 
 def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
-    return str(_system(document).export_markdown(document, lang))
+    return markdown(_system(document).text_sheet(document, lang))
 
 
 def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
-    return str(_system(document).export_bbcode(document, lang))
+    return bbcode(_system(document).text_sheet(document, lang))
 
 
 # --- file names -------------------------------------------------------------------------------

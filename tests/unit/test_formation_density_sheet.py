@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
+from app.exports import export_bbcode, export_markdown, export_text
 from app.systems import SYSTEMS
 from app.systems.formation_density import FormationDensityRoster
 from app.systems.formation_density.sheet import army_sheet
@@ -63,7 +64,7 @@ def test_reference_sections_are_added_only_when_asked_and_unknown_ones_refused()
 
 
 def test_the_text_export_reads_like_the_sheet() -> None:
-    text = EXPORTS.export_text(roster(HASTATI, RIDERS), "en")
+    text = export_text(roster(HASTATI, RIDERS), "en")
     assert text.splitlines()[:4] == ["Легион", "Formation Density",
                                      "Points: 12.5 of 50 points (37.5 left)", "Warriors: 50"]
     assert "1. Гастаты — 40 warriors, 12.5 points" in text
@@ -72,7 +73,7 @@ def test_the_text_export_reads_like_the_sheet() -> None:
 
 
 def test_a_roster_without_points_says_they_are_not_counted() -> None:
-    text = EXPORTS.export_text(roster(RIDERS, limit=None), "ru")
+    text = export_text(roster(RIDERS, limit=None), "ru")
     assert "Очки: не считаются" in text and "10 воинов" in text
 
 
@@ -85,11 +86,11 @@ def test_player_text_cannot_open_markup_in_any_format() -> None:
     valid = roster({**RIDERS, "note": "# heading\n- item"})
     doc = valid.model_copy(update={"name": HOSTILE, "units": [
         valid.units[0].model_copy(update={"name": HOSTILE})]})
-    markdown = EXPORTS.export_markdown(doc, "en")
+    markdown = export_markdown(doc, "en")
     html = MarkdownIt("commonmark").enable("table").render(markdown)
     assert "<a " not in html and "<b>" not in html and "<em>" not in html
     assert "<h1>" in html and html.count("<h1>") == 1  # only the sheet's own heading
-    bbcode = EXPORTS.export_bbcode(doc, "en")
+    bbcode = export_bbcode(doc, "en")
     assert "[url" not in bbcode and "［url=x］" in bbcode
-    plain = EXPORTS.export_text(doc, "en")
+    plain = export_text(doc, "en")
     assert "\nnext" not in plain and "<b> next" in plain

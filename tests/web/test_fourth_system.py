@@ -99,5 +99,5 @@ def test_a_fourth_rule_system_is_a_folder_and_a_registry_line(tmp_path: Path) ->
     assert status == 200 and "Pikes" in added_page
     status, text = out["text"]
     assert status == 200
-    assert "Bows: 4 archers, 8 pts" in text and "Pikes: 6 spearmen, 6 pts" in text
+    assert "1. Bows — 4 archers, 8 pts" in text and "2. Pikes — 6 spearmen, 6 pts" in text
     assert "Total: 14 pts" in text

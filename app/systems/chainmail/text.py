@@ -12,10 +12,10 @@ from pydantic import BaseModel
 
 from app.domain.base import Lang
 from app.domain.text_writing import (
-    bb,
+    TextSheet,
+    TextTable,
+    TextUnit,
     frame_words,
-    md,
-    one_line,
     points,
     points_of_limit,
     roster_note,
@@ -85,92 +85,31 @@ def _line_text(line: Any, lang: Lang) -> str:
 # --- the formats ------------------------------------------------------------------------------
 
 
-def export_text(document: BaseModel, lang: Lang = "en") -> str:
+def text_sheet(document: BaseModel, lang: Lang) -> TextSheet:
+    """The army as the text exports write it (app/domain/text_writing.py)."""
     sheet, words = sheet_of(document, lang), _labels(lang)
-    out = [one_line(sheet.name), _subtitle(sheet, lang),
-           f"{words['points']}: {_points_line(sheet, lang)}",
-           f"{words['figures']}: {_figures_line(sheet, lang)}", ""]
-    if note := roster_note(document):
-        out.insert(-1, f"{words['note']}: {one_line(note)}")
-    for unit in sheet.units:
-        traits = _traits(unit, lang)
-        head = (f"{unit.number}. {one_line(unit.name)} — "
-                f"{counted(unit.figures, 'figure', lang)}, {points(unit.cost, lang)}")
-        out.append(head + (f" [{', '.join(traits)}]" if traits else ""))
-        out += [f"   {_line_text(line, lang)} = {points(line.cost, lang)}"
-                for line in unit.lines]
-        if unit.note:
-            out.append(f"   {words['note']}: {one_line(unit.note)}")
-    if sheet.engines:
-        out.append(f"{words['engines']}:")
-        for engine in sheet.engines:
-            merc = f" ({words['mercenary']})" if engine.mercenary else ""
-            out.append(f"   {engine.count} × {engine.name}{merc} — {points(engine.cost, lang)}")
-    out += ["", f"{words['total']}: {points(sheet.total, lang)}", sheet.legality]
-    return "\n".join(out) + "\n"
-
-
-def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
-    sheet, words = sheet_of(document, lang), _labels(lang)
-    # Only the players' text needs escaping; the catalogue's and Muster's words are known.
-    out = [f"# {md(sheet.name)}", "", _subtitle(sheet, lang), "",
-           f"- **{words['points']}:** {_points_line(sheet, lang)}",
-           f"- **{words['figures']}:** {_figures_line(sheet, lang)}", ""]
-    if note := roster_note(document):
-        out.insert(-1, f"- **{words['note']}:** {md(note)}")
-    if sheet.units:
-        out += [f"| # | {words['unit']} | {words['figures']} | {words['troops']} | "
-                f"{words['cost']} |", "|---:|---|---:|---|---:|"]
-        for unit in sheet.units:
-            name = md(unit.name)
-            traits = _traits(unit, lang)
-            if traits:
-                name += f" ({', '.join(traits)})"
-            if unit.note:
-                name += f" — {md(unit.note)}"
-            troops = "; ".join(_line_text(line, lang) for line in unit.lines)
-            out.append(f"| {unit.number} | {name} | {unit.figures} | {troops} | {unit.cost} |")
-        out.append("")
-    if sheet.engines:
-        out += [f"| {words['engines']} | {words['count']} | {words['cost']} |",
-                "|---|---:|---:|"]
-        for engine in sheet.engines:
-            merc = f" ({words['mercenary']})" if engine.mercenary else ""
-            out.append(f"| {engine.name}{merc} | {engine.count} | {engine.cost} |")
-        out.append("")
-    out += [f"**{words['total']}: {points(sheet.total, lang)}** — {sheet.legality}"]
-    return "\n".join(out) + "\n"
-
-
-def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
-    sheet, words = sheet_of(document, lang), _labels(lang)
-    out = [f"[b]{bb(sheet.name)}[/b]", bb(_subtitle(sheet, lang)),
-           f"[b]{words['points']}:[/b] {bb(_points_line(sheet, lang))}",
-           f"[b]{words['figures']}:[/b] {bb(_figures_line(sheet, lang))}"]
-    if note := roster_note(document):
-        out.append(f"[i]{words['note']}: {bb(note)}[/i]")
-    if sheet.units:
-        out.append("[list=1]")
-        for unit in sheet.units:
-            traits = _traits(unit, lang)
-            head = (f"[*][b]{bb(unit.name)}[/b] — {counted(unit.figures, 'figure', lang)}, "
-                    f"{bb(points(unit.cost, lang))}")
-            out.append(head + (f" [i]({bb(', '.join(traits))})[/i]" if traits else ""))
-            out += [bb(_line_text(line, lang)) for line in unit.lines]
-            if unit.note:
-                out.append(f"[i]{words['note']}: {bb(unit.note)}[/i]")
-        out.append("[/list]")
-    if sheet.engines:
-        out.append(f"[b]{words['engines']}:[/b]")
-        out.append("[list]")
-        for engine in sheet.engines:
-            merc = f" ({words['mercenary']})" if engine.mercenary else ""
-            out.append(f"[*]{engine.count} × {bb(engine.name)}{merc} — "
-                       f"{bb(points(engine.cost, lang))}")
-        out.append("[/list]")
-    out.append(f"[b]{words['total']}: {bb(points(sheet.total, lang))}[/b] — "
-               f"{bb(sheet.legality)}")
-    return "\n".join(out) + "\n"
+    units = tuple(TextUnit(
+        unit.number, unit.name, f"{counted(unit.figures, 'figure', lang)}, "
+        f"{points(unit.cost, lang)}", tags=tuple(_traits(unit, lang)), note=unit.note,
+        details=tuple(f"{_line_text(line, lang)} = {points(line.cost, lang)}"
+                      for line in unit.lines),
+        cells=(str(unit.figures), "; ".join(_line_text(line, lang) for line in unit.lines),
+               unit.cost)) for unit in sheet.units)
+    engines = tuple(
+        (f"{engine.name} ({words['mercenary']})" if engine.mercenary else engine.name,
+         engine.count, engine.cost) for engine in sheet.engines)
+    tables = (TextTable(
+        words["engines"], tuple(f"{count} × {name} — {points(cost, lang)}"
+                                for name, count, cost in engines),
+        (words["engines"], words["count"], words["cost"]), "|---|---:|---:|",
+        tuple((name, str(count), cost) for name, count, cost in engines)),) if engines else ()
+    return TextSheet(
+        lang, sheet.name, _subtitle(sheet, lang),
+        ((words["points"], _points_line(sheet, lang)),
+         (words["figures"], _figures_line(sheet, lang))), units,
+        (words["unit"], words["figures"], words["troops"], words["cost"]),
+        "|---:|---|---:|---|---:|", f"{words['total']}: {points(sheet.total, lang)}",
+        sheet.legality, note=roster_note(document), tables=tables)
 
 
 # --- the printed sheet ---------------------------------------------------------------------

@@ -10,10 +10,9 @@ from pydantic import BaseModel
 
 from app.domain.base import Lang
 from app.domain.text_writing import (
-    bb,
+    TextSheet,
+    TextUnit,
     frame_words,
-    md,
-    one_line,
     points,
     points_of_limit,
     roster_note,
@@ -49,7 +48,6 @@ def _labels(lang: Lang) -> dict[str, str]:
         "warriors": tr(lang, "Warriors"),
         "total": tr(lang, "Total"),
         "note": ptr(lang, "sheet", "Note"),
-        "features": tr(lang, "Features"),
         "unit": ptr(lang, "formation_density", "Unit"),
         "lines": tr(lang, "Warriors"),
         "formation": ptr(lang, "formation_density", "Formation"),
@@ -79,71 +77,22 @@ def _line(line: SheetLine, lang: Lang) -> str:
     return f"{line.text}{kit} — {line.hits}"
 
 
-def export_text(document: BaseModel, lang: Lang = "en") -> str:
+def text_sheet(document: BaseModel, lang: Lang) -> TextSheet:
+    """The army as the text exports write it (app/domain/text_writing.py)."""
     sheet, words = sheet_of(document, lang), _labels(lang)
-    out = [one_line(sheet.name), sheet.ruleset_name,
-           f"{words['points']}: {_points_line(sheet, lang)}",
-           f"{words['warriors']}: {sheet.warriors}", ""]
-    if note := roster_note(document):
-        out.insert(-1, f"{words['note']}: {one_line(note)}")
-    for unit in sheet.units:
-        out.append(f"{unit.number}. {one_line(unit.name)} — {_head(unit, lang)}")
-        out.append(f"   {_formation(unit, lang)}")
-        out += [f"   {_line(line, lang)}" for line in unit.lines]
-        if unit.features:
-            out.append(f"   {words['features']}: {', '.join(unit.features)}")
-        if unit.note:
-            out.append(f"   {words['note']}: {one_line(unit.note)}")
-    out += ["", f"{words['total']}: {_points_line(sheet, lang)}", sheet.legality]
-    return "\n".join(out) + "\n"
-
-
-def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
-    sheet, words = sheet_of(document, lang), _labels(lang)
-    # Only the players' text needs escaping; the catalogue's and Muster's words are known.
-    out = [f"# {md(sheet.name)}", "", sheet.ruleset_name, "",
-           f"- **{words['points']}:** {_points_line(sheet, lang)}",
-           f"- **{words['warriors']}:** {sheet.warriors}", ""]
-    if note := roster_note(document):
-        out.insert(-1, f"- **{words['note']}:** {md(note)}")
-    if sheet.units:
-        out += [f"| # | {words['unit']} | {words['formation']} | {words['lines']} | "
-                f"{words['points']} |", "|---:|---|---|---|---:|"]
-        for unit in sheet.units:
-            name = md(unit.name)
-            if unit.features:
-                name += f" ({', '.join(unit.features)})"
-            if unit.note:
-                name += f" — {md(unit.note)}"
-            lines = "; ".join(_line(line, lang) for line in unit.lines)
-            out.append(f"| {unit.number} | {name} | {_formation(unit, lang)} | {lines} | "
-                       f"{unit.points if unit.points is not None else '—'} |")
-        out.append("")
-    out.append(f"**{words['total']}: {_points_line(sheet, lang)}** — {sheet.legality}")
-    return "\n".join(out) + "\n"
-
-
-def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
-    sheet, words = sheet_of(document, lang), _labels(lang)
-    out = [f"[b]{bb(sheet.name)}[/b]", bb(sheet.ruleset_name),
-           f"[b]{words['points']}:[/b] {bb(_points_line(sheet, lang))}",
-           f"[b]{words['warriors']}:[/b] {sheet.warriors}"]
-    if note := roster_note(document):
-        out.append(f"[i]{words['note']}: {bb(note)}[/i]")
-    if sheet.units:
-        out.append("[list=1]")
-        for unit in sheet.units:
-            out.append(f"[*][b]{bb(unit.name)}[/b] — {bb(_head(unit, lang))}")
-            out.append(bb(_formation(unit, lang)))
-            out += [bb(_line(line, lang)) for line in unit.lines]
-            if unit.features:
-                out.append(f"[i]{bb(', '.join(unit.features))}[/i]")
-            if unit.note:
-                out.append(f"[i]{words['note']}: {bb(unit.note)}[/i]")
-        out.append("[/list]")
-    out.append(f"[b]{words['total']}: {bb(_points_line(sheet, lang))}[/b] — "
-               f"{bb(sheet.legality)}")
-    return "\n".join(out) + "\n"
+    units = tuple(TextUnit(
+        unit.number, unit.name, _head(unit, lang), tags=tuple(unit.features), note=unit.note,
+        details=(_formation(unit, lang), *(_line(line, lang) for line in unit.lines)),
+        cells=(_formation(unit, lang), "; ".join(_line(line, lang) for line in unit.lines),
+               str(unit.points) if unit.points is not None else "—"))
+        for unit in sheet.units)
+    return TextSheet(
+        lang, sheet.name, sheet.ruleset_name,
+        ((words["points"], _points_line(sheet, lang)),
+         (words["warriors"], str(sheet.warriors))), units,
+        (words["unit"], words["formation"], words["lines"], words["points"]),
+        "|---:|---|---|---|---:|", f"{words['total']}: {_points_line(sheet, lang)}",
+        sheet.legality, note=roster_note(document))
 
 
 # --- the printed sheet ---------------------------------------------------------------------

@@ -10,10 +10,9 @@ from pydantic import BaseModel
 
 from app.domain.base import Lang
 from app.domain.text_writing import (
-    bb,
+    TextSheet,
+    TextUnit,
     frame_words,
-    md,
-    one_line,
     points,
     points_of_limit,
     roster_note,
@@ -80,72 +79,25 @@ def chances(unit: SheetUnit, lang: Lang) -> str:
               led=led)
 
 
-def export_text(document: BaseModel, lang: Lang = "en") -> str:
+def text_sheet(document: BaseModel, lang: Lang) -> TextSheet:
+    """The army as the text exports write it (app/domain/text_writing.py)."""
     sheet, words = sheet_of(document, lang), _labels(lang)
-    out = [one_line(sheet.name), sheet.ruleset_name,
-           f"{words['points']}: {points_line(sheet, lang)}",
-           f"{words['figures']}: {sheet.figures} · {words['officers']}: {sheet.officers}",
-           f"{words['break']}: {break_line(sheet, lang)}", ""]
-    if note := roster_note(document):
-        out.insert(-1, f"{words['note']}: {one_line(note)}")
-    for unit in sheet.units:
-        out.append(f"{unit.number}. {one_line(unit.name)} — {head(unit, lang)}")
-        out.append(f"   {profile(unit, lang)}")
-        out.append(f"   {words['actions']}: {', '.join(unit.actions)}")
-        out.append(f"   {words['order_test']}: {chances(unit, lang)}")
-        if unit.note:
-            out.append(f"   {words['note']}: {one_line(unit.note)}")
-    out += ["", f"{words['total']}: {points_line(sheet, lang)}", sheet.legality]
-    return "\n".join(out) + "\n"
-
-
-def export_markdown(document: BaseModel, lang: Lang = "en") -> str:
-    sheet, words = sheet_of(document, lang), _labels(lang)
-    # Only the players' text needs escaping; the catalogue's and Muster's words are known.
-    out = [f"# {md(sheet.name)}", "", sheet.ruleset_name, "",
-           f"- **{words['points']}:** {points_line(sheet, lang)}",
-           f"- **{words['figures']}:** {sheet.figures} · **{words['officers']}:** "
-           f"{sheet.officers}",
-           f"- **{words['break']}:** {break_line(sheet, lang)}", ""]
-    if note := roster_note(document):
-        out.insert(-1, f"- **{words['note']}:** {md(note)}")
-    if sheet.units:
-        out += [f"| # | {words['unit']} | {words['profile']} | {words['actions']} | "
-                f"{words['order_test']} | {words['points']} |", "|---:|---|---|---|---|---:|"]
-        for unit in sheet.units:
-            name = f"{md(unit.name)} ({unit.class_name}"
-            name += tr(lang, ", officer)") if unit.officer else ")"
-            if unit.note:
-                name += f" — {md(unit.note)}"
-            out.append(f"| {unit.number} | {name} | {profile(unit, lang)} | "
-                       f"{', '.join(unit.actions)} | {chances(unit, lang)} | {unit.points} |")
-        out.append("")
-    out.append(f"**{words['total']}: {points_line(sheet, lang)}** — {sheet.legality}")
-    return "\n".join(out) + "\n"
-
-
-def export_bbcode(document: BaseModel, lang: Lang = "en") -> str:
-    sheet, words = sheet_of(document, lang), _labels(lang)
-    out = [f"[b]{bb(sheet.name)}[/b]", bb(sheet.ruleset_name),
-           f"[b]{words['points']}:[/b] {bb(points_line(sheet, lang))}",
-           f"[b]{words['figures']}:[/b] {sheet.figures} · [b]{words['officers']}:[/b] "
-           f"{sheet.officers}",
-           f"[b]{words['break']}:[/b] {bb(break_line(sheet, lang))}"]
-    if note := roster_note(document):
-        out.append(f"[i]{words['note']}: {bb(note)}[/i]")
-    if sheet.units:
-        out.append("[list=1]")
-        for unit in sheet.units:
-            out.append(f"[*][b]{bb(unit.name)}[/b] — {bb(head(unit, lang))}")
-            out.append(bb(profile(unit, lang)))
-            out.append(f"{words['actions']}: {bb(', '.join(unit.actions))}")
-            out.append(f"{words['order_test']}: {bb(chances(unit, lang))}")
-            if unit.note:
-                out.append(f"[i]{words['note']}: {bb(unit.note)}[/i]")
-        out.append("[/list]")
-    out.append(f"[b]{words['total']}: {bb(points_line(sheet, lang))}[/b] — "
-               f"{bb(sheet.legality)}")
-    return "\n".join(out) + "\n"
+    units = tuple(TextUnit(
+        unit.number, unit.name, head(unit, lang), note=unit.note,
+        details=(profile(unit, lang), f"{words['actions']}: {', '.join(unit.actions)}",
+                 f"{words['order_test']}: {chances(unit, lang)}"),
+        cells=(f"{unit.class_name}{', ' + tr(lang, 'officer') if unit.officer else ''}; "
+               f"{profile(unit, lang)}", ", ".join(unit.actions), chances(unit, lang),
+               str(unit.points))) for unit in sheet.units)
+    return TextSheet(
+        lang, sheet.name, sheet.ruleset_name,
+        ((words["points"], points_line(sheet, lang)),
+         (words["figures"], f"{sheet.figures} · {words['officers']}: {sheet.officers}"),
+         (words["break"], break_line(sheet, lang))), units,
+        (words["unit"], words["profile"], words["actions"], words["order_test"],
+         words["points"]), "|---:|---|---|---|---|---:|",
+        f"{words['total']}: {points_line(sheet, lang)}", sheet.legality,
+        note=roster_note(document))
 
 
 # --- the printed sheet ---------------------------------------------------------------------

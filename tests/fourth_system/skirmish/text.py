@@ -6,33 +6,25 @@ from collections.abc import Iterable
 from typing import Any
 
 from app.domain.base import Lang
-from app.domain.text_writing import bb, md, one_line
+from app.domain.text_writing import TextSheet, TextUnit
 
 OPTIONAL_SECTIONS: tuple[str, ...] = ()
 
 
 def sheet_of(document: Any, lang: Lang, optional: Iterable[str] = ()) -> dict[str, Any]:
-    from . import POINTS, evaluate  # the package's, once it is imported
+    from . import evaluate  # the package's, once it is imported
 
-    result = evaluate(document, lang).result
-    return {"name": document.name, "total": result["total"],
-            "units": [(one_line(u.name), u.figures, u.troop, POINTS[u.troop] * u.figures)
-                      for u in document.units]}
+    return {"name": document.name, "total": evaluate(document, lang).result["total"]}
 
 
-def export_text(document: Any, lang: Lang = "en") -> str:
-    sheet = sheet_of(document, lang)
-    lines = [f"{name}: {figures} {troop}, {cost} pts" for name, figures, troop, cost
-             in sheet["units"]]
-    return "\n".join([one_line(sheet["name"]), *lines, f"Total: {sheet['total']} pts"])
+def text_sheet(document: Any, lang: Lang) -> TextSheet:
+    from . import POINTS
 
-
-def export_markdown(document: Any, lang: Lang = "en") -> str:
-    return md(export_text(document, lang))
-
-
-def export_bbcode(document: Any, lang: Lang = "en") -> str:
-    return bb(export_text(document, lang))
+    units = tuple(TextUnit(i, u.name, f"{u.figures} {u.troop}, {POINTS[u.troop] * u.figures} pts")
+                  for i, u in enumerate(document.units, 1))
+    total = sheet_of(document, lang)["total"]
+    return TextSheet(lang, document.name, "Skirmish", (), units, ("Unit",), "|---:|---|",
+                     f"Total: {total} pts", "")
 
 
 def print_words(lang: Lang) -> dict[str, str]:
