@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, TypeAdapter
 
 from app.domain.base import Issue, Lang, RuleCheck, Verdict, verdict_of
+from app.domain.calculator import Calculator
 from app.domain.catalogue_entries import Named
 from app.domain.form_reading import Document, Edits, Form
 from app.domain.game_rules import GameRules
@@ -102,6 +103,7 @@ class RuleSystem:
     # "Make it legal", where the system offers it: the suggestion and the edits that make it.
     suggest: Callable[[Any, Lang], tuple[Any, list[Any]]] | None = field(default=None,
                                                                          compare=False)
+    calculators: tuple[Calculator, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         # The catalogue is fixed data every page reads; building it anew cost each editor

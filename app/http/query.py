@@ -11,6 +11,7 @@ from fastapi import Depends
 from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from starlette.requests import Request
 
 from app.domain.base import Lang
@@ -19,7 +20,12 @@ from app.domain.translations import tr
 
 def query_names(dependant: Dependant) -> frozenset[str]:
     """The query parameters an operation takes, its dependencies' included."""
-    names = {param.alias for param in dependant.query_params}
+    names: set[str] = set()
+    for param in dependant.query_params:
+        model = param.field_info.annotation
+        # A model read from the query (a calculator's input): each of its fields is one.
+        names |= ({field.alias or name for name, field in model.model_fields.items()}
+                  if isinstance(model, type) and issubclass(model, BaseModel) else {param.alias})
     for sub in dependant.dependencies:
         names |= query_names(sub)
     return frozenset(names)

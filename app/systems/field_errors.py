@@ -44,7 +44,9 @@ def describe(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 # Discriminated unions put the tag ('chainmail') into the path; it is no field. Known from the
 # registry at import, so code that describes errors without an app (imports) strips them too.
-_TAGS: set[str] = set(SYSTEMS)
+# The systems' ids, and the tags of the calculators' input models' unions.
+_TAGS: set[str] = set(SYSTEMS) | {tag for system in SYSTEMS.values()
+                                  for calc in system.calculators for tag in calc.error_tags}
 
 
 def register_tags(tags: set[str]) -> None:

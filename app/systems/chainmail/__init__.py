@@ -10,6 +10,7 @@ from app.domain.catalogue_entries import named
 from app.domain.system import Evaluation, RuleSystem
 from app.systems.chainmail import catalogue as cat
 from app.systems.chainmail import editor, edits, game, text
+from app.systems.chainmail.calculators import CALCULATORS
 from app.systems.chainmail.pricing import EIGHTHS, PricedRoster, price
 from app.systems.chainmail.result import ChainmailResult
 from app.systems.chainmail.roster import ChainmailRoster
@@ -91,6 +92,7 @@ CHAINMAIL = RuleSystem(
     templates=Path(__file__).parent / "templates",
     game=game,
     suggest=edits.suggested,
+    calculators=CALCULATORS,
 )
 
 __all__ = ["CHAINMAIL", "ArmySheet", "ChainmailRoster", "army_sheet", "assess", "evaluate", "price",

@@ -11,6 +11,7 @@ from app.domain.catalogue_entries import named
 from app.domain.system import Evaluation, RuleSystem
 from app.systems.formation_density import catalogue as cat
 from app.systems.formation_density import editor, edits, text
+from app.systems.formation_density.calculators import CALCULATORS
 from app.systems.formation_density.figures import unit_json
 from app.systems.formation_density.melee import Exchange, exchange
 from app.systems.formation_density.melee_json import melee_json
@@ -74,6 +75,7 @@ FORMATION_DENSITY = RuleSystem(
     editor=editor,
     writers=text,
     templates=Path(__file__).parent / "templates",
+    calculators=CALCULATORS,
 )
 
 __all__ = ["FORMATION_DENSITY", "Exchange", "FormationDensityRoster", "Line", "MeleeResult",

@@ -12,6 +12,7 @@ from app.systems.line_and_square import catalogue as cat
 from app.systems.line_and_square import editor, edits, game, text
 from app.systems.line_and_square.actions import allowed_actions
 from app.systems.line_and_square.break_points import break_points
+from app.systems.line_and_square.calculators import CALCULATORS
 from app.systems.line_and_square.evaluation import evaluate
 from app.systems.line_and_square.orders import OrderTest, chance_json
 from app.systems.line_and_square.result import LineAndSquareResult
@@ -65,6 +66,7 @@ LINE_AND_SQUARE = RuleSystem(
     writers=text,
     templates=Path(__file__).parent / "templates",
     game=game,
+    calculators=CALCULATORS,
 )
 
 __all__ = ["LINE_AND_SQUARE", "LineAndSquareRoster", "OrderTest", "allowed_actions", "assess",

@@ -72,8 +72,8 @@ class OrderTestQuery(BaseModel):
 
     discipline: int = Field(default=0, ge=cat.MIN_DISCIPLINE, le=cat.MAX_DISCIPLINE)
     formation: FormationId = "loose"  # type: ignore[valid-type]
-    officer: bool = False
-    disorder: int = Field(default=0, ge=0, le=cat.MAX_DISORDER)
+    officer: bool = Field(default=False, description="an officer's unit within 12\"")
+    disorder: int = Field(default=0, ge=0, le=cat.MAX_DISORDER, description="disorder markers")
 
     def test(self) -> OrderTest:
         return OrderTest(self.discipline, self.formation, self.officer, self.disorder)

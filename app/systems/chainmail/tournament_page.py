@@ -1,23 +1,22 @@
-"""The tournament scorer (Chainmail, Table 24): `/calc/tournament`. Teams, knights and jousts
-live in the page's address (a GET form), so a tournament is linked and printed without being
-stored; htmx swaps the form and the score together, since a pass entered opens the next."""
+"""The tournament scorer's page (Chainmail, Table 24): `/calc/tournament`. Teams, knights and
+jousts live in the page's address (a GET form), so a tournament is linked and printed without
+being stored; htmx swaps the form and the score together, since a pass entered opens the next."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
-from starlette.responses import Response
-
 from app.domain.base import Lang
-from app.domain.translations import ptr
+from app.domain.calculator import Asked, Page, Query
+from app.domain.translations import ptr, tr
 from app.systems.chainmail import tournament as tm
-from app.web import i18n
-from app.web.calculators.forms import FieldProblem
-from app.web.templating import render
 
-router = APIRouter()
+
+class Refused(ValueError):
+    """A joust the page cannot score; the message names it."""
+
+
 MAX_TEAMS, MAX_KNIGHTS, MAX_JOUSTS, NAME_LENGTH = 4, 16, 24, 40
 
 
@@ -30,7 +29,7 @@ class Entry:
     jousts: list[tuple[str, str, list[tuple[str, str]]]]  # raw knight values, passes
 
 
-def _name(params: Any, key: str) -> str:
+def _name(params: Query, key: str) -> str:
     return " ".join(params.get(key, "").split())[:NAME_LENGTH]
 
 
@@ -38,7 +37,7 @@ def _index(raw: str, most: int) -> int | None:
     return int(raw) if raw.isdigit() and int(raw) < most else None
 
 
-def _read(params: Any) -> Entry:
+def _read(params: Query) -> Entry:
     teams = [_name(params, f"t{i}") for i in range(MAX_TEAMS)]
     knights = [(_name(params, f"k{i}"), _index(params.get(f"k{i}t", "0"), MAX_TEAMS) or 0)
                for i in range(MAX_KNIGHTS)]
@@ -53,36 +52,36 @@ def _read(params: Any) -> Entry:
     return Entry(teams, knights, jousts)
 
 
-def _where(joust: int, pass_: int | None) -> str:
+def _where(joust: int, pass_: int | None, lang: Lang) -> str:
     if pass_ is None:
-        return i18n.gettext("Joust %(n)s") % {"n": joust}
-    return i18n.gettext("Joust %(n)s, pass %(p)s") % {"n": joust, "p": pass_}
+        return tr(lang, "Joust %(n)s", n=joust)
+    return tr(lang, "Joust %(n)s, pass %(p)s", n=joust, p=pass_)
 
 
-def _problem(kind: str) -> str:
+def _problem(kind: str, lang: Lang) -> str:
     # Literal calls, so that the messages are extracted for translation.
     return {
-        "same_knight": lambda: i18n.gettext("a knight cannot joust against himself"),
-        "unknown_result": lambda: i18n.gettext("not one of the results"),
-        "too_many_passes": lambda: i18n.gettext("a joust has at most three passes"),
-        "after_unhorsing": lambda: i18n.gettext("the joust ended at an unhorsing"),
+        "same_knight": lambda: tr(lang, "a knight cannot joust against himself"),
+        "unknown_result": lambda: tr(lang, "not one of the results"),
+        "too_many_passes": lambda: tr(lang, "a joust has at most three passes"),
+        "after_unhorsing": lambda: tr(lang, "the joust ended at an unhorsing"),
     }[kind]()
 
 
-def _jousts(entry: Entry, knights: list[int]) -> list[tm.Joust]:
+def _jousts(entry: Entry, knights: list[int], lang: Lang) -> list[tm.Joust]:
     out = []
     for j, (a, b, passes) in enumerate(entry.jousts, 1):
         if not a and not b and not passes:
             continue
         ia, ib = _index(a, MAX_KNIGHTS), _index(b, MAX_KNIGHTS)
         if ia not in knights or ib not in knights:
-            raise FieldProblem(f"{_where(j, None)}: " + i18n.gettext("pick two knights"))
+            raise Refused(f"{_where(j, None, lang)}: " + tr(lang, "pick two knights"))
         joust = tm.Joust(knights.index(ia), knights.index(ib), tuple(passes))  # type: ignore[arg-type]
         try:
             tm.check(joust, j)
         except tm.JoustError as bad:
-            raise FieldProblem(f"{_where(bad.joust, bad.pass_)}: "
-                               + _problem(bad.kind)) from None
+            raise Refused(f"{_where(bad.joust, bad.pass_, lang)}: "
+                          + _problem(bad.kind, lang)) from None
         out.append(joust)
     return out
 
@@ -93,10 +92,10 @@ def _result_names(lang: Lang) -> dict[str, str]:
 
 def _scored(entry: Entry, lang: Lang) -> dict[str, Any]:
     slots = [i for i, (name, _) in enumerate(entry.knights) if name]
-    jousts = _jousts(entry, slots)
+    jousts = _jousts(entry, slots, lang)
     team_count = max([i + 1 for i, t in enumerate(entry.teams) if t] + [2]
                      + [entry.knights[s][1] + 1 for s in slots])
-    teams = [entry.teams[i] or i18n.gettext("Team %(n)s") % {"n": i + 1}
+    teams = [entry.teams[i] or tr(lang, "Team %(n)s", n=i + 1)
              for i in range(team_count)]
     knight_teams = [entry.knights[s][1] for s in slots]
     score = tm.score(team_count, knight_teams, jousts)
@@ -127,20 +126,16 @@ def _form(entry: Entry) -> dict[str, Any]:
             "jousts": jousts}
 
 
-@router.get("/calc/tournament", include_in_schema=False,
-            dependencies=[Depends(i18n.page_language)])
-def tournament_page(request: Request) -> Response:
-    lang = i18n.request_lang(request)
-    entry = _read(request.query_params)
+def tournament_page(asked: Asked) -> Page:
+    lang, entry = asked.lang, _read(asked.query)
     error: str | None = None
     result: dict[str, Any] | None = None
     try:
         result = _scored(entry, lang)
-    except FieldProblem as problem:
-        error = str(problem)
-    context = {"error": error, "result": result, "form": _form(entry),
-               "results": _result_names(lang), "table": [
-                   (_result_names(lang)[k], att, dfn) for k, (att, dfn) in tm.RESULTS.items()
-                   if k != "none"], "max_length": NAME_LENGTH}
-    return render(request, "calc/tournament.html", context, blocks=["page"],
-                  status_code=422 if error else 200)
+    except Refused as refused:
+        error = str(refused)
+    names = _result_names(lang)
+    context = {"error": error, "result": result, "form": _form(entry), "results": names,
+               "table": [(names[k], att, dfn) for k, (att, dfn) in tm.RESULTS.items()
+                         if k != "none"], "max_length": NAME_LENGTH}
+    return Page(context, ("page",), error)
