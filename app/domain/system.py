@@ -100,6 +100,8 @@ class RuleSystem:
     templates: Path = field(compare=False)
     # Its part of the game companion, where it has one.
     game: GameRules | None = field(default=None, compare=False)
+    # Its rules page (`/rules/<id>`, its `rules.html`): the template's context in a language.
+    rules_page: Callable[[Lang], dict[str, Any]] | None = field(default=None, compare=False)
     # "Make it legal", where the system offers it: the suggestion and the edits that make it.
     suggest: Callable[[Any, Lang], tuple[Any, list[Any]]] | None = field(default=None,
                                                                          compare=False)

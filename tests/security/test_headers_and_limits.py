@@ -42,7 +42,8 @@ def sample_path(path: str, roster_id: str, game_id: str | None = None) -> str:
     """A path with real values for its parameters; a new parameter needs a value here."""
     values = {"{roster_id}": roster_id, "{ruleset_id}": "chainmail", "{version}": "1",
               "{lang}": "ru", "{game_id}": game_id or roster_id, "{event_id}": roster_id,
-              "{list_id}": roster_id, "{slug}": "weather"}
+              "{list_id}": roster_id, "{slug}": "weather",
+              "{system_id}": "line_and_square"}
     for name, value in values.items():
         path = path.replace(name, value)
     assert "{" not in path, f"give the parameter of {path} a sample value in sample_path()"

@@ -240,3 +240,51 @@ def test_no_module_imports_another_modules_private_names() -> None:
         for alias in node.names
         if alias.name.startswith("_") and not alias.name.startswith("__"))
     assert private == []
+
+
+# The modules outside a rule system's own package that may name a system's id, with why.
+NAMING_A_SYSTEM = {
+    "app.systems": "the registry: one import and one entry a system",
+    # Formation Density's melee calculator reads stored rosters' units, which a system's pure
+    # calculator (app/domain/calculator.py) cannot: its page and its operation are routes.
+    "app.web.calculators.melee": "the melee calculator's page, over stored rosters",
+    "app.api.calculators": "the melee calculator's operation, over stored rosters",
+}
+MAX_NAMING_A_SYSTEM = 3
+
+
+def _system_ids() -> list[str]:
+    systems = APP_DIR / "systems"
+    return sorted(path.parent.name for path in systems.glob("*/__init__.py")
+                  if (path.parent / "templates").is_dir())
+
+
+def test_only_the_registry_names_a_rule_system() -> None:
+    """A rule system is asked for through the RuleSystem contract, never by its id: outside
+    `app/systems/<id>/`, no module's code names one (its words, in comments and docstrings,
+    may), so a new system is a folder and a registry line."""
+    ids = _system_ids()
+    assert {"chainmail", "line_and_square", "formation_density"} <= set(ids)
+    said = re.compile(r"\b(" + "|".join(ids) + r")\b")
+    naming = set()
+    for name, path in _modules().items():
+        if any(_within(name, (f"app.systems.{id_}",)) for id_ in ids):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                           ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            words: list[str] = []
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and id(node) not in docstrings:
+                words = [node.value]
+            elif isinstance(node, ast.ImportFrom):
+                words = [node.module or "", *(alias.name for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                words = [alias.name for alias in node.names]
+            if any(said.search(word) for word in words):
+                naming.add(name)
+    assert naming <= set(NAMING_A_SYSTEM), sorted(naming - set(NAMING_A_SYSTEM))
+    assert len(NAMING_A_SYSTEM) <= MAX_NAMING_A_SYSTEM

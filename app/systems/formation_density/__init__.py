@@ -9,6 +9,7 @@ from typing import Any
 from app.domain.base import Lang, points_json
 from app.domain.catalogue_entries import named
 from app.domain.system import Evaluation, RuleSystem
+from app.domain.translations import tr
 from app.systems.formation_density import catalogue as cat
 from app.systems.formation_density import editor, edits, text
 from app.systems.formation_density.calculators import CALCULATORS
@@ -17,7 +18,7 @@ from app.systems.formation_density.melee import Exchange, exchange
 from app.systems.formation_density.melee_json import melee_json
 from app.systems.formation_density.result import FormationDensityResult, MeleeResult
 from app.systems.formation_density.roster import FormationDensityRoster, Line, Unit
-from app.systems.formation_density.validation import assess, unit_problems, validate
+from app.systems.formation_density.validation import RULE_TITLES, assess, unit_problems, validate
 
 
 def catalogue_json() -> dict[str, Any]:
@@ -61,6 +62,19 @@ def evaluate(roster: FormationDensityRoster, lang: Lang = "en") -> Evaluation:
     return Evaluation(result, checks)
 
 
+def rules_page(lang: Lang) -> dict[str, Any]:
+    """What its rules page (`/rules/formation_density`) shows: the classes' rules and the
+    features' descriptions in the page's language, each rule's name by its code."""
+    return {"names": FORMATION_DENSITY.names(lang), "catalogue": catalogue_json(),
+            "class_rules": {c.id: c.text(lang, c.rule) for c in cat.CLASSES.values()},
+            "feature_texts": {f.id: f.text(lang, f.description) for f in cat.FEATURES.values()},
+            "rule_titles": rule_titles(lang)}
+
+
+def rule_titles(lang: Lang) -> dict[str, str]:
+    return {code: tr(lang, title) for code, title in RULE_TITLES.items()}
+
+
 FORMATION_DENSITY = RuleSystem(
     id=cat.RULESET_ID,
     title=cat.NAME,
@@ -76,6 +90,7 @@ FORMATION_DENSITY = RuleSystem(
     writers=text,
     templates=Path(__file__).parent / "templates",
     calculators=CALCULATORS,
+    rules_page=rules_page,
 )
 
 __all__ = ["FORMATION_DENSITY", "Exchange", "FormationDensityRoster", "Line", "MeleeResult",

@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from app.domain.base import Lang
 from app.domain.catalogue_entries import named
 from app.domain.system import RuleSystem
+from app.domain.translations import tr
 from app.systems.line_and_square import catalogue as cat
 from app.systems.line_and_square import editor, edits, game, text
 from app.systems.line_and_square.actions import allowed_actions
@@ -17,7 +19,8 @@ from app.systems.line_and_square.evaluation import evaluate
 from app.systems.line_and_square.orders import OrderTest, chance_json
 from app.systems.line_and_square.result import LineAndSquareResult
 from app.systems.line_and_square.roster import LineAndSquareRoster
-from app.systems.line_and_square.validation import assess, validate
+from app.systems.line_and_square.square import square_rules
+from app.systems.line_and_square.validation import RULE_TITLES, assess, validate
 
 
 def catalogue_json() -> dict[str, Any]:
@@ -52,6 +55,13 @@ def catalogue_json() -> dict[str, Any]:
     }
 
 
+def rules_page(lang: Lang) -> dict[str, Any]:
+    """What its rules page (`/rules/line_and_square`) shows beyond the catalogue."""
+    return {"names": LINE_AND_SQUARE.names(lang), "catalogue": catalogue_json(),
+            "square_rules": square_rules(lang),
+            "rule_titles": {code: tr(lang, title) for code, title in RULE_TITLES.items()}}
+
+
 LINE_AND_SQUARE = RuleSystem(
     id=cat.RULESET_ID,
     title=cat.NAME,
@@ -67,6 +77,7 @@ LINE_AND_SQUARE = RuleSystem(
     templates=Path(__file__).parent / "templates",
     game=game,
     calculators=CALCULATORS,
+    rules_page=rules_page,
 )
 
 __all__ = ["LINE_AND_SQUARE", "LineAndSquareRoster", "OrderTest", "allowed_actions", "assess",

@@ -3,8 +3,8 @@ route for every calculator a rule system offers (app/domain/calculator.py). Each
 form that works without JavaScript (htmx swaps only the result); its address is read as the
 calculator's input model, the one its API operation takes (app/api/calculators.py), and a
 field refused is named in the form, in the page's language (422). The melee calculator,
-over stored rosters, is `melee.py`; it and `orders.py` also hold their rule systems' rules
-pages."""
+over stored rosters, is `melee.py`. And `/rules/<system>`: a rule system's rules page, where
+it has one (`RuleSystem.rules_page`)."""
 
 from __future__ import annotations
 
@@ -19,14 +19,13 @@ from app.domain.calculator import Asked, Calculator
 from app.systems import SYSTEMS
 from app.systems.field_errors import describe
 from app.web import i18n
-from app.web.calculators import melee, orders
+from app.web.calculators import melee
 from app.web.pages import nothing_here
 from app.web.problems import field_label, message
 from app.web.templating import render
 
 router = APIRouter(dependencies=[Depends(i18n.page_language)])
-for module in (orders, melee):
-    router.include_router(module.router)
+router.include_router(melee.router)
 # Every calculator by its address, with its system's id (where its template is).
 PAGES: dict[str, tuple[str, Calculator]] = {
     calc.slug: (system.id, calc) for system in SYSTEMS.values() for calc in system.calculators}
@@ -76,3 +75,12 @@ def calculator_page(request: Request, slug: str) -> Response:
     return render(request, f"systems/{system}/{calc.template}", page.context,
                   blocks=list(page.blocks), headers=headers,
                   status_code=422 if error or page.error else 200)
+
+
+@router.get("/rules/{system_id}", include_in_schema=False)
+def rules_page(request: Request, system_id: str) -> Response:
+    system = SYSTEMS.get(system_id)
+    if system is None or system.rules_page is None:
+        return nothing_here(request)
+    return render(request, f"systems/{system.id}/rules.html",
+                  system.rules_page(i18n.request_lang(request)))

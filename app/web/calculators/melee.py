@@ -17,14 +17,12 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.domain.base import Lang, percent_text
-from app.domain.translations import tr
 from app.http.deps import SessionDep, is_id, pasted_roster_id
 from app.services import rosters
 from app.services.errors import RosterDeleted, RosterNotFound
 from app.systems import get_system
-from app.systems.formation_density import Unit, exchange, melee_json
+from app.systems.formation_density import Unit, exchange, melee_json, rule_titles
 from app.systems.formation_density import catalogue as cat
-from app.systems.formation_density.validation import RULE_TITLES
 from app.web import i18n
 from app.web.templating import render
 
@@ -188,7 +186,7 @@ def melee_page(request: Request, session: SessionDep) -> Response:
         "groups": list(groups.values()), "rosters": loaded, "picked": picked, "add": kept_add,
         "problems": problems, "result": result, "charts": charts, "names": _names(lang),
         "chosen": {side: by_value.get(picked[side]) for side in ("a", "b")},
-        "rule_titles": _rule_titles(lang),
+        "rule_titles": rule_titles(lang),
     }
     blocks = ["pickers", "result"] if "add" in params else ["result"]
     return render(request, "calc/melee.html", context, blocks=blocks,
@@ -199,21 +197,3 @@ def _names(lang: Lang) -> dict[str, dict[str, str]]:
     system = get_system(cat.RULESET_ID)
     assert system is not None
     return system.names(lang)
-
-
-@router.get("/rules/formation_density", include_in_schema=False)
-def rules_page(request: Request) -> Response:
-    lang = i18n.request_lang(request)
-    system = get_system(cat.RULESET_ID)
-    assert system is not None
-    return render(request, "systems/formation_density/rules.html", {
-        "names": _names(lang), "catalogue": system.catalogue(),
-        # The classes' rules and the features' descriptions in the page's language.
-        "class_rules": {c.id: c.text(lang, c.rule) for c in cat.CLASSES.values()},
-        "feature_texts": {f.id: f.text(lang, f.description) for f in cat.FEATURES.values()},
-        "rule_titles": _rule_titles(lang)})
-
-
-def _rule_titles(lang: Lang) -> dict[str, str]:
-    """Each rule's name by its code: a page names a rule so, the code being the API's."""
-    return {code: tr(lang, title) for code, title in RULE_TITLES.items()}
