@@ -100,9 +100,10 @@ class RuleSystem:
     templates: Path = field(compare=False)
     # Its part of the game companion, where it has one.
     game: GameRules | None = field(default=None, compare=False)
-    # "Make it legal", where the system offers it: the suggestion and the edits that make it.
-    suggest: Callable[[Any, Lang], tuple[Any, list[Any]]] | None = field(default=None,
-                                                                         compare=False)
+    # "Make it legal", where the system offers it: the suggestion and the edits that make it;
+    # its third argument, `fill`, asks for "Fill to the limit" instead (figures only added).
+    suggest: Callable[[Any, Lang, bool], tuple[Any, list[Any]]] | None = field(
+        default=None, compare=False)
 
     def __post_init__(self) -> None:
         # The catalogue is fixed data every page reads; building it anew cost each editor
