@@ -152,16 +152,21 @@ def undo(request: Request, roster_id: KeyedRosterId, session: SessionDep, respon
                                                                "rule system has no \"Make it "
                                                                "legal\""}})
 def make_legal(request: Request, roster_id: RosterId, session: SessionDep,
+               fill: Annotated[bool, Query(description=(
+                   "\"Fill to the limit\" instead: the fewest figures added (to the army's "
+                   "lines and its nation's presets) that make it legal with its points as "
+                   "near its limit as they can come without passing it"))] = False,
                lang: LangDep = "en") -> Any:
     """What "Make it legal" would change in the roster's current version, and the edits that
-    make it: PATCH them with If-Match `"v<version>"`. Chainmail only. The ETag and
-    If-None-Match work as for the roster itself."""
+    make it: PATCH them with If-Match `"v<version>"` (or PATCH `{"op": "make_legal"}`, with
+    `"fill": true` for `?fill=true`). Chainmail only. The ETag and If-None-Match work as for
+    the roster itself."""
     roster = rosters.get_roster(session, roster_id)
     cache = {"ETag": etag(roster.version), "Cache-Control": "no-cache"}
     if conditional.fresh(request, cache["ETag"]):
         return Response(status_code=304, headers=cache)
     try:
-        found, made = edits.suggestion(roster, lang)
+        found, made = edits.suggestion(roster, lang, fill=fill)
     except NoSuggestion as error:
         offered = ", ".join(s.name(lang) for s in SYSTEMS.values() if s.suggest is not None)
         raise refusal(404, tr(lang, "%(system)s has no “Make it legal”: it is offered for "

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from app.domain.base import LANGS, Lang, percent_text
+from app.domain.base import LANGS, Lang, decimal_text, percent_text
 from app.domain.translations import ntr, tr
 
 
@@ -103,7 +103,11 @@ class Band:
             kind = self._span(True, lambda k: (c + k, n + k), None, far)
             others = self._span(False, lambda j: (c, n - j), min(n - c, n - 1), far)
         else:  # too many: fewer of them, or more of the others
-            kind = self._span(False, lambda k: (c - k, n - k), min(c, n - 1), far)
+            # When they are the whole base, removing some leaves them the whole base still:
+            # only a base of one or two figures, rounded up, would read as mended (10 horse
+            # archers of 10 are not mended by removing 8 or 9 of them).
+            kind = None if c == n else \
+                self._span(False, lambda k: (c - k, n - k), min(c, n - 1), far)
             others = self._span(True, lambda j: (c, n + j), None, far)
         return Remedies(kind, others)
 
@@ -150,6 +154,22 @@ class Band:
             return 0, 0
         return 0, added.most
 
+    def rounding(self, count: int, base: int, lang: Lang) -> str:
+        """Why a share that lies outside the band's printed edges is kept, when whole figures
+        keep it: "kept by whole figures: 5–15 % of 7 is 0.35–1.05 figures, and as the rules
+        read “about”, 1–2 are allowed". Empty when the share lies inside them, breaks the
+        band, or the band is hard (never rounded)."""
+        if self.hard or self.over or not base or not self.holds(count, base) or \
+                self.lo <= Fraction(count, base) <= self.hi:
+            return ""
+        lo, hi = self._edges[lang]
+        low, high = self.limits(base)
+        return tr(lang, "kept by whole figures: %(band)s of %(base)s is %(exact)s figures, and as "
+                        "the rules read “about”, %(whole)s are allowed", band=f"{lo}–{hi} %",
+                  base=base,
+                  exact=_span_text(_decimal(self.lo * base, lang), _decimal(self.hi * base, lang)),
+                  whole=_span_text(str(low), str(high)))
+
     def hint(self, count: int, base: int, lang: Lang, base_name: str = "") -> str:
         """The remedies in words: "add 2 to 17 more, or remove 3 to 11 other figures"."""
         found = self.remedies(count, base)
@@ -161,6 +181,15 @@ class Band:
         if found.others is not None:
             parts.append(found.others.text(lang, other=base_name))
         return tr(lang, ", or ").join(parts)
+
+
+def _decimal(value: Fraction, lang: Lang) -> str:
+    """A number of figures with at most two decimals: 0.35, 1.05, 7."""
+    return decimal_text(f"{float(value):.2f}".rstrip("0").rstrip("."), lang)
+
+
+def _span_text(low: str, high: str) -> str:
+    return low if low == high else f"{low}–{high}"
 
 
 def _run(met: Callable[[int], bool], first: int, last: int) -> tuple[int, int] | None:

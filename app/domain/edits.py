@@ -10,7 +10,8 @@ edits in its `edits.py` and lists them all in one discriminated union.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -106,6 +107,23 @@ def new_unit(doc: Document, unit: Document, line_key: str | None = "lines") -> D
     return unit
 
 
+def distinct_name(units: Iterable[Document], name: str) -> str:
+    """`name`, or, when another unit has it, the first of "name 2", "name 3" … that none has
+    ("Horse archers 2" copied: "Horse archers 3"): a unit added from a preset or duplicated is
+    told apart by its name wherever it is named. An empty name stays empty."""
+    taken = {unit.get("name", "") for unit in units}
+    if not name or name not in taken:
+        return name
+    stem = re.sub(r" \d+$", "", name)
+    k = 2
+    while True:
+        number = f" {k}"
+        found = stem[:limits.MAX_NAME - len(number)].rstrip() + number
+        if found not in taken:
+            return found
+        k += 1
+
+
 def room_for_line(unit: Document, key: str = "lines") -> None:
     if len(unit[key]) >= limits.MAX_LINES:
         raise EditError("line", TOO_MANY_LINES, n=limits.MAX_LINES)
@@ -136,6 +154,8 @@ class DuplicateUnit(Edit):
         i = place_of(doc, self.unit)
         twin = new_unit(doc, _copied(doc["units"][i]), "lines" if "lines" in doc["units"][i]
                         else None)
+        if twin.get("name"):
+            twin["name"] = distinct_name(doc["units"], twin["name"])
         if "flags" in twin:
             twin["flags"] = [flag for flag in twin["flags"] if flag != "commander"]
         if "officer" in twin:

@@ -102,9 +102,10 @@ class RuleSystem:
     game: GameRules | None = field(default=None, compare=False)
     # Its rules page (`/rules/<id>`, its `rules.html`): the template's context in a language.
     rules_page: Callable[[Lang], dict[str, Any]] | None = field(default=None, compare=False)
-    # "Make it legal", where the system offers it: the suggestion and the edits that make it.
-    suggest: Callable[[Any, Lang], tuple[Any, list[Any]]] | None = field(default=None,
-                                                                         compare=False)
+    # "Make it legal", where the system offers it: the suggestion and the edits that make it;
+    # its third argument, `fill`, asks for "Fill to the limit" instead (figures only added).
+    suggest: Callable[[Any, Lang, bool], tuple[Any, list[Any]]] | None = field(
+        default=None, compare=False)
     calculators: tuple[Calculator, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:

@@ -79,10 +79,11 @@ def revert_to(session: Session, roster_id: str, version: int | None, expected: i
     return _stored(session, stored, revision.document, lang, device_token)
 
 
-def suggestion(roster: StoredRoster, lang: Lang) -> tuple[Any, list[Any]]:
-    """What "Make it legal" would change, and the edits that make it; NoSuggestion for a
-    rule system that offers none."""
+def suggestion(roster: StoredRoster, lang: Lang, *, fill: bool = False
+               ) -> tuple[Any, list[Any]]:
+    """What "Make it legal" (`fill`: "Fill to the limit") would change, and the edits that
+    make it; NoSuggestion for a rule system that offers none."""
     suggest = SYSTEMS[roster.ruleset].suggest
     if suggest is None:
         raise NoSuggestion(roster.ruleset)
-    return suggest(roster.document, lang)
+    return suggest(roster.document, lang, fill)

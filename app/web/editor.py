@@ -145,11 +145,12 @@ def _editor_page(request: Request, session: Session, roster_id: str) -> Response
     context["restored"] = request.query_params.get("restored") == "1"
     context["undo_to"] = _undo_chain(request, stored.version)
     asked = request.query_params.get("suggest") == "1" and "suggest" in context
+    fill = asked and request.query_params.get("fill") == "1"
     if asked:
-        context["suggestion"] = context["suggest"]()
-    # "Make it legal" asked for by htmx: its part of the page alone.
-    name = f"{context['system']}/_make_legal.html" if asked and is_htmx(request) \
-        else "rosters/edit.html"
+        context["fill" if fill else "suggestion"] = context["suggest"](fill=fill)
+    # "Make it legal" (or "Fill to the limit") asked for by htmx: its card alone.
+    card = "_fill.html" if fill else "_make_legal.html"
+    name = f"{context['system']}/{card}" if asked and is_htmx(request) else "rosters/edit.html"
     response = page(request, name, context)
     # The editor may show the edit key (once, after creation or a new link), and is this
     # browser's own: no cache, the browser's disk or back-forward cache included, keeps it.

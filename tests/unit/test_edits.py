@@ -105,12 +105,14 @@ def test_duplicate_unit_copies_it_right_after_with_new_ids_and_no_commander() ->
     twin, second = by_id(copied)["u6"], by_id(copied)["u7"]
     # Only one unit leads the army: the copy keeps every other flag.
     assert twin.flags == ["elite"] and by_id(copied)["u1"].flags == ["commander", "elite"]
-    assert twin.model_copy(update={"id": "u1", "flags": ["commander", "elite"]}) == \
-        roster.units[0]
+    # Its name is told apart from every other unit's ("Кешиг 2").
+    assert twin.name == "Кешиг 2"
+    assert twin.model_copy(update={"id": "u1", "flags": ["commander", "elite"],
+                                   "name": "Кешиг"}) == roster.units[0]
     # The copy's lines are numbered anew from l1; its figures, troops and weapons are kept.
     assert [(x.id, x.troop, x.figures) for x in second.lines] == [
         ("l1", "light_horse", 8), ("l2", "medium_horse", 4)]
-    assert second.mercenary and second.name == "Лучники"
+    assert second.mercenary and second.name == "Лучники 2"
 
 
 EDITS_ON_U2 = [{"op": "set_unit", "unit": "u2", "name": "Цель"},

@@ -86,7 +86,9 @@ def test_a_copied_line_and_square_unit_carries_no_officer() -> None:
     assert ids(copied) == ["u3", "u5", "u1", "u4"]
     twin = copied.units[1]
     assert not twin.officer and copied.units[0].officer
-    assert twin.model_copy(update={"id": "u3", "officer": True}) == roster.units[0]
+    assert twin.name == f"{roster.units[0].name} 2"  # told apart from the original
+    assert twin.model_copy(update={"id": "u3", "officer": True, "name": roster.units[0].name}) \
+        == roster.units[0]
 
 
 @pytest.mark.parametrize("before", [{"op": "move_unit", "unit": "u1", "by": 5},
@@ -170,8 +172,9 @@ def test_a_copied_formation_density_unit_has_new_ids() -> None:
     copied = edited(roster, {"op": "duplicate_unit", "unit": "u2"})
     assert ids(copied) == ["u2", "u3", "u1"]
     assert [x.id for x in copied.units[1].lines] == ["l1", "l2"]
-    assert copied.units[1].model_copy(update={"id": "u2", "lines": roster.units[0].lines}) \
-        == roster.units[0]
+    assert copied.units[1].name == f"{roster.units[0].name} 2"
+    assert copied.units[1].model_copy(update={"id": "u2", "lines": roster.units[0].lines,
+                                              "name": roster.units[0].name}) == roster.units[0]
 
 
 @pytest.mark.parametrize("before", [{"op": "move_unit", "unit": "u1", "by": -1},

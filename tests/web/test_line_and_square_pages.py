@@ -216,14 +216,15 @@ def test_common_actions_work_on_these_units(client: TestClient) -> None:
                                "accuracy": ""})
     edit(client, roster_id, **unit_form(), officer="on", action="duplicate")
     units = stored(client, roster_id)["document"]["units"]
-    assert [u["name"] for u in units] == ["1-й батальон", "1-й батальон", "Гусары"]
+    # The copy's name is told apart from every other unit's.
+    assert [u["name"] for u in units] == ["1-й батальон", "1-й батальон 2", "Гусары"]
     assert [u["officer"] for u in units] == [True, False, False]  # the copy has no officer
     copy = stored(client, roster_id)["document"]["units"][1]["id"]
     assert copy == "u3"  # the next id after the two already in use
     edit(client, roster_id, op="update_unit", unit="u2", action="move_up")  # Гусары
     edit(client, roster_id, op="update_unit", unit="u1", action="remove_unit")
     assert [(u["id"], u["name"]) for u in stored(client, roster_id)["document"]["units"]] == [
-        ("u2", "Гусары"), ("u3", "1-й батальон")]
+        ("u2", "Гусары"), ("u3", "1-й батальон 2")]
 
 
 def test_the_share_view_shows_stats_chances_actions_and_break_points_without_forms(

@@ -155,6 +155,10 @@ NATIONAL_PRESETS: tuple[Preset, ...] = (
            nations=("russians",)),
     Preset("russian_medium_horse", N_("Russian medium horse"), "medium_horse", "lance", 6,
            nations=("russians",)),
+    # The other foot, "10% пеших войск" being the crossbowmen and about half the army the heavy
+    # foot: with it the four presets, taken once each, keep every Russian share.
+    Preset("russian_light_foot", N_("Russian light foot"), "light_foot", "none", 10,
+           nations=("russians",)),
     Preset("saracen_archers", N_("Saracen archers (short bows)"), "light_foot", "bow", 15,
            nations=("saracens",)),
     Preset("saracen_light_horse", N_("Saracen light horse"), "light_horse", "bow", 10,
@@ -167,6 +171,9 @@ NATIONAL_PRESETS: tuple[Preset, ...] = (
            10, nations=("spanish",)),
     Preset("spanish_knights", N_("Spanish knights (medium horse)"), "medium_horse", "lance", 8,
            ("knights",), nations=("spanish",)),
+    # "около 50% их обычной кавалерии" are jinetes: the other half of the ordinary horse.
+    Preset("spanish_horse", N_("Spanish horse (medium horse)"), "medium_horse", "lance", 10,
+           nations=("spanish",)),
     Preset("japanese_samurai", N_("Samurai (armored foot)"), "armored_foot", "none", 10,
            ("samurai",), nations=("japan",)),
     Preset("japanese_samurai_bowmen", N_("Samurai bowmen (longbows)"), "armored_foot", "longbow",

@@ -59,7 +59,7 @@ def read(action: str, argument: str, form: Form) -> Edits | None:
     if action == "remove_engine":
         return [{"op": "remove_engine", "engine": form.get("engine", "")}]
     if action == "make_legal":
-        return [{"op": "make_legal"}]
+        return [{"op": "make_legal"} | ({"fill": True} if checked(form, "fill") else {})]
     return None
 
 
@@ -202,12 +202,18 @@ def unit_standing(nation: str, unit: dict[str, Any], lang: Lang) -> str:
     return _standing_words(lang)[worst] if worst else ""
 
 
-def _suggestion(doc: Document, result: dict[str, Any], lang: Lang) -> legal.Suggestion | None:
+def _suggestion(doc: Document, result: dict[str, Any], lang: Lang,
+                fill: bool = False) -> legal.Suggestion | None:
     """What "Make it legal" would change: only for a list that breaks a rule (a legal one
-    has nothing to change)."""
+    has nothing to change); `fill`, what "Fill to the limit" would add: only for an army with
+    points left under its limit."""
+    roster = ChainmailRoster.model_validate(doc)
+    if fill:
+        left = result.get("remaining")
+        return legal.fill(roster, lang) if left is not None and left > 0 else None
     if result.get("valid", True) or not doc["units"]:
         return None
-    return legal.make_legal(ChainmailRoster.model_validate(doc), lang)
+    return legal.make_legal(roster, lang)
 
 
 def own_presets(nation: str, presets: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -236,4 +242,4 @@ def page_context(doc: Document, result: dict[str, Any], catalogue: dict[str, Any
             "standing_labels": lambda *args, **kw: standing_labels(nation, lang, *args, **kw),
             # Asked for, not drawn with every page: the solver takes longer than all the rest
             # of a change (the editor's `?suggest=1`, web/editor.py).
-            "suggest": lambda: _suggestion(doc, result, lang)}
+            "suggest": lambda fill=False: _suggestion(doc, result, lang, fill)}

@@ -10,7 +10,15 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field
 from app.domain import edits as common
 from app.domain import limits
 from app.domain.base import Lang, Whole
-from app.domain.edits import Document, Edit, EditError, line_of, room_for_line, unit_of
+from app.domain.edits import (
+    Document,
+    Edit,
+    EditError,
+    distinct_name,
+    line_of,
+    room_for_line,
+    unit_of,
+)
 from app.domain.ids import ItemId, next_id
 from app.domain.player_text import Note, UnitName
 from app.systems.chainmail import make_legal as legal
@@ -57,8 +65,9 @@ class SetRoster(common.SetRoster):
 
 
 class AddUnit(Edit):
-    """A unit at the end of the list: a preset's (its name, in the page's language, unless
-    one is given), or its own lines (one line of 10 light foot when none is given)."""
+    """A unit at the end of the list: a preset's (its name, in the page's language and told
+    apart from the other units' names ("Horse archers 2"), unless one is given), or its own
+    lines (one line of 10 light foot when none is given)."""
 
     op: Literal["add_unit"] = "add_unit"
     preset: PresetId | None = None  # type: ignore[valid-type]
@@ -74,7 +83,8 @@ class AddUnit(Edit):
         if self.preset is not None:
             preset = PRESETS[self.preset]
             lines = [{"troop": preset.troop, "figures": preset.figures, "weapon": preset.weapon}]
-            name, flags = self.name or preset.name(lang), list(preset.flags)
+            name = self.name or distinct_name(doc["units"], preset.name(lang))
+            flags = list(preset.flags)
         else:
             lines = [line.model_dump() for line in self.lines or [NewLine()]]
             name, flags = self.name or "", list(self.flags)
@@ -183,22 +193,26 @@ class MakeLegal(Edit):
     """The smallest change in figures that keeps every numeric rule (make_legal.py), made in
     one step as the very edits `suggested` offers (so the page's "Make these changes" and a
     client's PATCH of the API's suggestion make the same roster); refused, with the reason in
-    words, when no change of figures can do it."""
+    words, when no change of figures can do it. `fill`: "Fill to the limit" instead, the
+    fewest figures added that make the army legal with its points nearest its limit."""
 
     op: Literal["make_legal"] = "make_legal"
+    fill: bool = False
 
     def apply(self, doc: Document, lang: Lang) -> None:
-        found, made = suggested(ChainmailRoster.model_validate(doc), lang)
+        found, made = suggested(ChainmailRoster.model_validate(doc), lang, fill=self.fill)
         if not found.possible:
             raise EditError("op", _SAID, reason=found.reason)
         for edit in made:
             edit.apply(doc, lang)
 
 
-def suggested(roster: ChainmailRoster, lang: Lang) -> tuple[legal.Suggestion, list[Edit]]:
-    """What "Make it legal" would do, as the edits that do it: each changed line's figures,
-    the lines it removes (the unit, when none is left), the units it adds."""
-    found = legal.make_legal(roster, lang)
+def suggested(roster: ChainmailRoster, lang: Lang, fill: bool = False
+              ) -> tuple[legal.Suggestion, list[Edit]]:
+    """What "Make it legal" (or, `fill`, "Fill to the limit") would do, as the edits that do
+    it: each changed line's figures, the lines it removes (the unit, when none is left), the
+    units it adds (a preset's named after it, told apart from the others, with its flags)."""
+    found = legal.fill(roster, lang) if fill else legal.make_legal(roster, lang)
     made: list[Edit] = []
     for u, unit in enumerate(roster.units):
         mine = {c.line: c.new for c in found.changes if c.unit == u}
@@ -209,7 +223,9 @@ def suggested(roster: ChainmailRoster, lang: Lang) -> tuple[legal.Suggestion, li
             if j in mine:
                 made.append(SetLine(unit=unit.id, line=line.id, figures=mine[j]) if mine[j]
                             else RemoveLine(unit=unit.id, line=line.id))
-    made += [AddUnit(lines=[NewLine(troop=c.troop, figures=c.new, weapon=c.weapon)])
+    made += [AddUnit(lines=[NewLine(troop=c.troop, figures=c.new, weapon=c.weapon)],
+                     **({"name": c.name, "flags": list(PRESETS[c.preset].flags)} if c.preset
+                        else {}))
              for c in found.changes if c.unit is None and c.new > 0]
     return found, made
 

@@ -13,16 +13,17 @@ app.main'`: 1.7–2.0 s in all).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import highspy
 import numpy as np
 
 from app.domain.base import Lang, Severity, points_text
+from app.domain.edits import distinct_name
 from app.domain.limits import MAX_FIGURES
 from app.domain.translations import counted, ntr, tr
-from app.systems.chainmail.catalogue import TROOPS, WEAPONS
+from app.systems.chainmail.catalogue import PRESETS, TROOPS, WEAPONS
 from app.systems.chainmail.far_east import AVAILABILITY, CATEGORIES
 from app.systems.chainmail.nations import NATIONAL_RULES, NoneRule, ShareRule
 from app.systems.chainmail.pricing import cost_per_figure, price
@@ -38,6 +39,8 @@ class LineChange:
     new: int  # 0: remove the line (and the unit, when it has no line left)
     troop: str
     weapon: str
+    preset: str | None = None  # a new unit's preset, whose flags it takes
+    name: str = ""  # a new unit's name: its preset's, told apart from the others'
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class _Line:
     places: tuple[tuple[int, int, int], ...]  # (unit, line, figures) of each line
     key: Key
     eighths: int  # cost per figure in eighths of a point
+    preset: str | None = None  # a line the army does not have yet, from its nation's preset
 
     @property
     def figures(self) -> int:
@@ -67,7 +71,7 @@ class _Line:
         """`new` figures in all: added to the first line, or taken from the last ones."""
         troop, weapon = self.key[0], self.key[1]
         if not self.places:
-            return [LineChange(None, 0, 0, new, troop, weapon)] if new else []
+            return [LineChange(None, 0, 0, new, troop, weapon, self.preset)] if new else []
         more = new - self.figures
         if more > 0:
             u, j, figures = self.places[0]
@@ -137,13 +141,19 @@ class _Programme:
     then one 0/1 per share rule: whether its base keeps any figure."""
 
     def __init__(self, lines: list[_Line], shares: list[ShareRule],
-                 excluded: list[Figures]) -> None:
+                 excluded: list[Figures], fill_to: int | None = None) -> None:
         self.lines, self.shares = lines, shares
         self.n = len(lines)
         self.size = 3 * self.n + len(shares)
         self.rows: list[np.ndarray] = []
         self.low: list[float] = []
         self.high: list[float] = []
+        self.grow_only = fill_to is not None
+        if fill_to is not None:  # filling: figures only added, as many as the points buy
+            self.upper = [line.figures if any(f.matches(line.key) for f in excluded) else
+                          min(MAX_FIGURES, max(line.figures, fill_to // line.eighths))
+                          for line in lines]
+            return
         # No line grows past a few times the army (no band asks for more), which keeps the
         # bound of "the base keeps a figure" small enough for the solver to be exact.
         most = 4 * (sum(line.figures for line in lines) + 10)
@@ -163,8 +173,8 @@ class _Programme:
 
 
 def _build(lines: list[_Line], shares: list[ShareRule], excluded: list[Figures],
-           limit_eighths: int | None) -> _Programme:
-    p = _Programme(lines, shares, excluded)
+           limit_eighths: int | None, grow_only: bool = False) -> _Programme:
+    p = _Programme(lines, shares, excluded, limit_eighths if grow_only else None)
     n = p.n
     for i, line in enumerate(lines):  # x − up + down = old
         r = p.row()
@@ -205,6 +215,8 @@ def _solve(p: _Programme, objective: np.ndarray) -> np.ndarray | None:
     n = p.n
     upper = np.full(p.size, np.inf)
     upper[:n] = p.upper
+    if p.grow_only:  # nothing removed
+        upper[2 * n:3 * n] = 0
     upper[3 * n:] = 1
     columns = np.array(p.rows).T
     kept = columns != 0
@@ -251,6 +263,78 @@ def make_legal(roster: ChainmailRoster, lang: Lang = "en") -> Suggestion:
     total = price(apply(roster, changes)).total
     return Suggestion(True, changes, sum(abs(c.new - c.old) for c in changes), total, "",
                       outcome_text(changes, total, lang))
+
+
+def fill(roster: ChainmailRoster, lang: Lang = "en") -> Suggestion:
+    """"Fill to the limit": the fewest figures added, to the lines the army has and to those
+    its nation's presets name (a new unit each), that make the army legal with its points as
+    near its limit as they can come without passing it. Two programmes: the most points any
+    legal army of these lines grown (never shrunk) can cost, then the fewest figures added
+    that cost them."""
+    if roster.points_limit is None:
+        return _refused(roster, tr(lang, "the army has no points limit to fill up to"))
+    limit = roster.points_limit * 8 - _engines_eighths(roster)
+    lines = _lines(roster)
+    shares, excluded = _rules(roster)
+    if any(f.matches(line.key) for line in lines for f in excluded):
+        return _refused(roster, tr(lang, "adding figures cannot mend this list: find the "
+                                         "smallest change instead"))
+    lines += _offered(roster, lines, excluded)
+    lines += _new_lines(lines, shares, excluded)
+    if not lines:
+        return _refused(roster, tr(lang, "add a unit with figures first"))
+    programme = _build(lines, shares, excluded, limit, grow_only=True)
+    n = len(lines)
+    points = np.zeros(programme.size)
+    points[:n] = [line.eighths for line in lines]
+    counts = _solve(programme, -points)
+    if counts is None:
+        return _refused(roster, tr(lang, "adding figures cannot mend this list: find the "
+                                         "smallest change instead"))
+    most = programme.row()
+    most[:n] = points[:n]
+    programme.add(most, int(np.dot(counts, points[:n])), np.inf)
+    added = np.zeros(programme.size)
+    added[n:2 * n] = 1
+    counts = _solve(programme, added)
+    if counts is None:  # the first answer is one: only the solver's own failure
+        return _refused(roster, tr(lang, "no answer was found in time"))
+    changes = _named(roster, [change for line, new in zip(lines, counts, strict=True)
+                              for change in line.changes(int(new))], lang)
+    total = price(apply(roster, changes)).total
+    return Suggestion(True, changes, sum(c.new - c.old for c in changes), total, "",
+                      outcome_text(changes, total, lang) if changes else "")
+
+
+def _named(roster: ChainmailRoster, changes: list[LineChange], lang: Lang
+           ) -> tuple[LineChange, ...]:
+    """Each new unit of a preset named after it, told apart from every other unit's name."""
+    names = [{"name": unit.name} for unit in roster.units]
+    for k, change in enumerate(changes):
+        if change.preset is not None:
+            names.append({"name": distinct_name(names, PRESETS[change.preset].name(lang))})
+            changes[k] = replace(change, name=names[-1]["name"])
+    return tuple(changes)
+
+
+def _offered(roster: ChainmailRoster, lines: list[_Line], excluded: list[Figures]
+             ) -> list[_Line]:
+    """The lines of the nation's own presets the army does not have yet (a generic army's
+    presets only for an army of no lines): what filling may add as new units."""
+    if roster.nation == "generic" and lines:
+        return []
+    found: list[_Line] = []
+    for preset in PRESETS.values():
+        if preset.nations and roster.nation not in preset.nations or \
+                not preset.nations and roster.nation != "generic":
+            continue
+        key = (preset.troop, preset.weapon, "knights" in preset.flags)
+        if any(line.key == key for line in lines + found) or \
+                any(f.matches(key) for f in excluded):
+            continue
+        eighths = int(cost_per_figure(preset.troop, preset.weapon, False) * 8)
+        found.append(_Line((), key, eighths, preset.id))
+    return found
 
 
 def outcome_text(changes: tuple[LineChange, ...], total: Fraction, lang: Lang) -> str:
@@ -308,6 +392,7 @@ def apply(roster: ChainmailRoster, changes: tuple[LineChange, ...]) -> Chainmail
                 for j, line in enumerate(unit.lines) if wanted.get((u, j), line.figures) > 0]
         if kept or not unit.lines:
             units.append(unit.model_copy(update={"lines": kept}))
-    units += [Unit(lines=[Line(troop=c.troop, figures=c.new, weapon=c.weapon)])
+    units += [Unit(name=c.name, flags=list(PRESETS[c.preset].flags) if c.preset else [],
+                   lines=[Line(troop=c.troop, figures=c.new, weapon=c.weapon)])
               for c in changes if c.unit is None and c.new > 0]
     return roster.model_copy(update={"units": units})

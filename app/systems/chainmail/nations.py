@@ -76,6 +76,8 @@ class ShareRule:
         band = self.band.text(lang)
         must = tr(lang, "must be %(band)s", band=band)
         summary = f"{title}: {share}, {must}"
+        if note := self.band.rounding(count, base, lang):  # kept by whole figures alone
+            summary += f" ({note})"
         if self.waived_by_fortifications and fortified:
             holds = True
             summary += tr(lang, " (waived: the army holds fortifications)")
