@@ -150,9 +150,11 @@ def public(request: Request, event_id: str, session: SessionDep) -> Response:
 def _list(session: Session, event: events.StoredEvent, list_id: str,
           key: str) -> HandedIn | None:
     """The list, for the organiser (their key) or anyone once published."""
-    if not (event.published_at or holds_key(session, event.id, key, "organiser")):
+    organiser = holds_key(session, event.id, key, "organiser")
+    if not (event.published_at or organiser):
         return None
-    return next((h for h in events.lists(session, event.id) if h.id == list_id), None)
+    return next((h for h in events.lists(session, event.id, history=organiser)
+                 if h.id == list_id), None)
 
 
 @router.get("/e/{event_id}/l/{list_id}")
