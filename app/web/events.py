@@ -94,10 +94,12 @@ def _deadline(text: str) -> datetime | str:
 
 
 def _whole(text: str) -> int | str | None:
+    """A whole number's field: its number, or the text as it came for the rules to refuse by
+    the field's name (a superscript digit, or more digits than int() reads, among them)."""
     text = text.strip()
     if not text:
         return None
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else text
 
 
 def rules_of(form: editing.Form) -> dict[str, Any]:
