@@ -273,7 +273,8 @@ def read_game(request: Request, game_id: GameId, session: SessionDep, response: 
 def apply(request: Request, session: Session, game_id: str, response: Response,
           change: games.Change, lang: Lang) -> Any:
     """One change at the version If-Match names: 412 when stale, 409 or 422 when refused."""
-    version = expected_version(request.headers.get("if-match"), lang)
+    version = expected_version(request.headers.get("if-match"), lang,
+                               lambda: games.get_game(session, game_id).version)
     try:
         game = games.change(session, game_id, version, change)
     except games.GameConflict as conflict:
