@@ -126,7 +126,8 @@ class EventPublic(BaseModel):
 class EventCreated(EventPublic):
     organiser_key: str = Field(description="shown only now: the organiser's key")
     organiser_url: str = Field(description="the organiser's secret page")
-    hand_in_key: str = Field(description="shown only now: the key players hand lists in with")
+    hand_in_key: str = Field(description="the key players hand lists in with (the "
+                                         "organiser's page shows its link again)")
     hand_in_url: str = Field(description="the secret link to send to players")
 
 

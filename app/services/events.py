@@ -10,6 +10,7 @@ Each function owns its transaction; authorisation (`check_key`) comes before, in
 
 from __future__ import annotations
 
+import base64
 import hmac
 import json
 import secrets
@@ -95,12 +96,21 @@ class CreatedEvent:
     hand_in_key: str
 
 
+def hand_in_key_of(organiser_key: str) -> str:
+    """The hand-in key, drawn from the organiser's (an HMAC of it: as random, and telling
+    nothing of it), so that the organiser's page can show the hand-in link again though only
+    hashes are stored. Events made before have a random one, which cannot be shown again."""
+    drawn = hmac.new(organiser_key.encode("utf-8"), b"muster hand-in key", "sha256").digest()
+    return base64.urlsafe_b64encode(drawn[:rosters.KEY_BYTES]).decode("ascii").rstrip("=")
+
+
 def create_event(session: Session, rules: EventRules, *,
                  admit: Callable[[], None] | None = None) -> CreatedEvent:
     """Store a new event. `admit` (the creation limit) runs just before it is stored."""
     if admit is not None:
         admit()
-    organiser, hand_in = (secrets.token_urlsafe(rosters.KEY_BYTES) for _ in range(2))
+    organiser = secrets.token_urlsafe(rosters.KEY_BYTES)
+    hand_in = hand_in_key_of(organiser)
     now = utcnow()
     row = Event(id=secrets.token_urlsafe(12), organiser_key_hash=digest(organiser),
                 hand_in_key_hash=digest(hand_in), name=column_text(rules.name)[:NAME_LENGTH],

@@ -245,12 +245,16 @@ def organise(request: Request, event_id: str, session: SessionDep, key: str = ""
     base = site_address(request)
     links = None
     if fresh and holds_key(session, event.id, fresh[1], "hand_in"):
-        links = {"organiser": f"{base}/e/{event.id}/organise?key={quote(fresh[0])}",
-                 "hand_in": f"{base}/e/{event.id}/hand-in?key={quote(fresh[1])}"}
+        links = {"organiser": f"{base}/e/{event.id}/organise?key={quote(fresh[0])}"}
+    # The hand-in link, drawn again from the organiser's key (events made before: never).
+    hand_in_key = events.hand_in_key_of(key)
+    hand_in_link = (f"{base}/e/{event.id}/hand-in?key={quote(hand_in_key)}"
+                    if holds_key(session, event.id, hand_in_key, "hand_in") else None)
     response = page(request, "events/organise.html", {
         "event": event, **rules_context(event.rules, i18n.current_lang()), "key": key,
         "rows": rows, "sort": sort, "dir": "desc" if dir == "desc" else "asc",
-        "links": links, "public_link": f"{base}/e/{event.id}", "closed": event.closed()})
+        "links": links, "hand_in_link": hand_in_link, "public_link": f"{base}/e/{event.id}",
+        "closed": event.closed()})
     response.headers["Cache-Control"] = "no-store"
     if fresh:
         response.delete_cookie(CREATED_COOKIE, path=f"/e/{event.id}")

@@ -186,3 +186,12 @@ def test_only_the_browser_that_handed_a_list_in_or_its_key_replaces_it(
     assert list_id
     history = client.get(f"/e/{event_id}/l/{list_id.group(1)}?key={organiser}")
     assert history.text.count("replaced 20") == 2 and "Хоругвь" in history.text
+
+
+def test_the_organiser_sees_the_hand_in_link_again_on_his_page(client: TestClient) -> None:
+    event_id, organiser, hand_in = made(client)
+    later = client.get(f"/e/{event_id}/organise?key={organiser}")
+    shown = re.search(r'id="hand-in-link" readonly value="[^"]*hand-in\?key=([^"]+)"',
+                      later.text)
+    assert shown and shown.group(1) == hand_in
+    assert client.get(f"/e/{event_id}/hand-in?key={hand_in}").status_code == 200
