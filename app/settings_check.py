@@ -111,9 +111,18 @@ def from_validation(error: ValidationError) -> SettingError:
 
 
 def check_env_file(path: Path = Path(ENV_FILE)) -> None:
-    """Every name in `.env` must be a setting: a misspelt one would otherwise be ignored."""
+    """`.env` must be UTF-8 text (a file saved as Latin-1 or UTF-16 would end in a traceback),
+    and every name in it a setting: a misspelt one would otherwise be ignored."""
     if not path.is_file():
         return
+    try:
+        path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SettingError(str(path.absolute()), f"not UTF-8 text (byte {error.start})",
+                           "a file of NAME=value lines saved as UTF-8") from error
+    except OSError as error:
+        raise SettingError(str(path.absolute()), f"cannot be read: {error.strerror}",
+                           "a file Muster may read") from error
     known = {env for name, field in Settings.model_fields.items()
              for env in env_names(name, field)}
     for key in dotenv_values(path):

@@ -97,8 +97,9 @@ TestAsked = _tests_asked()
 
 class GamePublic(BaseModel):
     id: str
-    roster_id: str
-    roster_version: int
+    roster_version: int = Field(description="the version of side 0's roster the game froze "
+                                            "(its setup is in `units`; the live roster's id is "
+                                            "never answered: it reads the roster's later edits)")
     ruleset: str
     name: str
     version: int = Field(description="1 at the start, +1 per change; the ETag is \"v<version>\"")
@@ -112,8 +113,9 @@ class GamePublic(BaseModel):
     thresholds: dict[str, Any] = Field(description="the army's morale thresholds and state")
     can_undo: bool
     sides: list[dict[str, Any]] = Field(
-        description="each side in the order it joined (`side` 0, then 1): its roster, "
-                    "units, thresholds and `can_undo`; the fields above `sides` are side 0's")
+        description="each side in the order it joined (`side` 0, then 1): its roster's "
+                    "name and version, units, thresholds and `can_undo`; the fields above "
+                    "`sides` are side 0's")
     joinable: bool = Field(description="the second side may still join")
     log: list[dict[str, Any]] = Field(description="every entry, oldest first; only grows")
     created_at: Any
@@ -185,9 +187,9 @@ def join_url(game_id: str, key: str, base: str = "") -> str:
 
 def public(game: games.StoredGame, base: str = "") -> dict[str, Any]:
     state = game_json(game.setup, game.state())
-    for side, (roster_id, version) in zip(state["sides"], game.rosters, strict=True):
-        side.update(roster_id=roster_id, roster_version=version)
-    return {"id": game.id, "roster_id": game.roster_id, "roster_version": game.roster_version,
+    for side, (_, version) in zip(state["sides"], game.rosters, strict=True):
+        side.update(roster_version=version)
+    return {"id": game.id, "roster_version": game.roster_version,
             "ruleset": game.ruleset, "name": game.name, "version": game.version,
             "view_url": view_url(game.id, base), **state, "joinable": game.joinable,
             "log": game.log, "created_at": game.created_at, "updated_at": game.updated_at}
@@ -241,7 +243,8 @@ def read_game(request: Request, game_id: GameId, session: SessionDep, response: 
 def apply(request: Request, session: Session, game_id: str, response: Response,
           change: games.Change, lang: Lang) -> Any:
     """One change at the version If-Match names: 412 when stale, 409 or 422 when refused."""
-    version = expected_version(request.headers.get("if-match"), lang)
+    version = expected_version(request.headers.get("if-match"), lang,
+                               lambda: games.get_game(session, game_id).version)
     try:
         game = games.change(session, game_id, version, change)
     except games.GameConflict as conflict:

@@ -100,7 +100,8 @@ def edit_roster(request: Request, roster_id: KeyedRosterId, session: SessionDep,
     """Make edits of the roster's rule system in order, as one new version or none of them
     (edits that change nothing answer the same version). Units, lines and engines are named
     by their ids in the document; a refused edit is a 422 naming `body.edits.<i>.<field>`."""
-    version = expected_version(request.headers.get("if-match"), lang)
+    version = expected_version(request.headers.get("if-match"), lang,
+                               lambda: rosters.get_roster(session, roster_id).version)
     sent = body.edits
     try:
         edited = edits.edit_roster(session, roster_id, sent, version, lang)
@@ -126,7 +127,8 @@ def undo(request: Request, roster_id: KeyedRosterId, session: SessionDep, respon
          lang: LangDep = "en") -> Any:
     """Store an earlier version's document again, as the next version: undo is itself a
     change, so it can be undone, and no version is lost."""
-    version = expected_version(request.headers.get("if-match"), lang)
+    version = expected_version(request.headers.get("if-match"), lang,
+                               lambda: rosters.get_roster(session, roster_id).version)
     try:
         edited = edits.revert_to(session, roster_id, to, version, lang)
     except VersionConflict as conflict:

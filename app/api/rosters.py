@@ -8,6 +8,7 @@ other unnoticed: the second gets 412 and the current version.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Request, Response
@@ -138,10 +139,14 @@ def stale(lang: Lang, version: int, current: int) -> str:
               "it, merge your change and send its ETag", current=current, version=version)
 
 
-def expected_version(if_match: str | None, lang: Lang) -> int:
-    if if_match is None or if_match.strip() == "*":
+def expected_version(if_match: str | None, lang: Lang, current: Callable[[], int]) -> int:
+    """The version If-Match names; `*` matches whatever version is current (RFC 9110, 13.1.1:
+    the change is made unless the resource is gone), read by `current`."""
+    if if_match is None:
         raise refusal(428, tr(lang, "If-Match: send the ETag of the version you edited (from "
                               "GET), e.g. \"v3\""))
+    if if_match.strip() == "*":
+        return current()
     found = _ETAG.match(if_match)
     if found is None:
         raise RequestValidationError([{
@@ -189,7 +194,8 @@ def replace_roster(request: Request, roster_id: KeyedRosterId, session: SessionD
                    document: Annotated[RosterDocument, Body()],  # type: ignore[valid-type]
                    lang: LangDep = "en") -> Any:
     """Replace the document. Over-limit or off-proportion rosters are stored and reported."""
-    version = expected_version(request.headers.get("if-match"), lang)
+    version = expected_version(request.headers.get("if-match"), lang,
+                               lambda: rosters.get_roster(session, roster_id).version)
     try:
         roster = rosters.replace_roster(session, roster_id, document, version, lang=lang)
     except VersionConflict as conflict:

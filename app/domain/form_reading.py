@@ -1,7 +1,8 @@
 """The editor's forms read as edits (app/domain/edits.py): form text turned into values, the
-form's field names into the edit's fields, and which field was wrong said in the page's
-language. What an edit does, and every rule it keeps, is the domain's; each rule system's own
-form reader is in `app.web.systems.<id>` and uses the pieces every system shares here.
+form's field names into the edit's fields, and which field was wrong said in the form's
+language (the page's, carried by the `Form`). What an edit does, and every rule it keeps, is
+the domain's; each rule system's own form reader is its `editor.py` and uses the pieces every
+system shares here. Pure: no web import, so a rule system's package stays below the web.
 """
 
 from __future__ import annotations

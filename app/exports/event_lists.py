@@ -17,9 +17,12 @@ def sheet_url(event_id: str, list_id: str, base: str = "") -> str:
 
 
 def judged_json(event_id: str, handed: HandedIn, judgement: Judgement,
-                base: str = "") -> dict[str, Any]:
+                base: str = "", *, history: bool = False) -> dict[str, Any]:
+    """A list as the API answers it: never the live roster's id (whoever holds it reads the
+    roster's later edits), only the version handed in; with `history`, what it replaced."""
     doc = handed.document
-    return {"id": handed.id, "player": handed.player, "roster_id": handed.roster_id,
+    replaced = [vars(r) for r in handed.replaced] if history else None
+    return {"id": handed.id, "player": handed.player, "replaced": replaced,
             "roster_version": handed.roster_version, "name": str(doc.name),  # type: ignore[attr-defined]
             "ruleset": str(doc.ruleset), "nation": getattr(doc, "nation", None),  # type: ignore[attr-defined]
             "points": float(judgement.evaluation.result["total"]),

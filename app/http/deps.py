@@ -9,10 +9,12 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
+from app.domain import json_text
 from app.domain.base import Lang
 from app.domain.translations import tr
 from app.http.errors import Failure
@@ -128,11 +130,36 @@ def not_json(request: Request) -> HTTPException:
 
 
 async def json_body(request: Request) -> None:
-    """Refuse a body that is not sent as JSON (415), on the operations that take a JSON
-    document. An empty body is left to the body's own refusal ('Field required'). FastAPI has
-    read the body by the time dependencies run, so this reads nothing more."""
-    if not is_json(request.headers.get("content-type")) and await request.body():
+    """Refuse a body that is not sent as JSON (415), or not in UTF-8 (415: RFC 8259 8.1, a
+    charset other than UTF-8 named or UTF-16 sent), or with a key twice in one object (422
+    naming it), on the operations that take a JSON document. An empty body is left to the
+    body's own refusal ('Field required'). FastAPI has read the body by the time dependencies
+    run, so this reads nothing more."""
+    body = await request.body()
+    if not body:
+        return
+    content_type = request.headers.get("content-type")
+    if not is_json(content_type):
         raise not_json(request)
+    charset = _CHARSET.search(content_type or "")
+    try:
+        if charset and charset.group(1).strip('"').lower() not in ("utf-8", "utf8"):
+            raise UnicodeError(charset.group(1))
+        # FastAPI read it as JSON in whichever encoding its first bytes suggest: if it is no
+        # JSON as UTF-8 (a byte-order mark aside), it was UTF-16 or UTF-32.
+        json_text.loads(body.decode("utf-8").removeprefix("\ufeff"))
+    except json_text.RepeatedKey as repeated:
+        raise RequestValidationError([{
+            "loc": ("body", repeated.key), "type": "value_error", "input": repeated.key,
+            "msg": tr(lang_of(request), "the key %(key)s is given twice in one object; send "
+                                        "it once", key=repeated.key)}]) from repeated
+    except (UnicodeError, ValueError) as error:
+        raise refusal(415, tr(lang_of(request), "Content-Type: send the body as JSON in "
+                                                "UTF-8"), headers={"Accept": "application/json"}
+                      ) from error
+
+
+_CHARSET = re.compile(r";\s*charset\s*=\s*([^;\s]*)", re.IGNORECASE)
 
 
 # What the operations that take a JSON document answer for a body of another type.

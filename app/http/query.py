@@ -45,14 +45,30 @@ def unknown_query(request: Request, known: frozenset[str]) -> RequestValidationE
                                     "msg": message} for name in dict.fromkeys(unknown)])
 
 
+def repeated_query(request: Request) -> RequestValidationError | None:
+    """The refusal of a query parameter given more than once (no operation takes a list):
+    which of them counts would be a guess."""
+    names = [name for name, _ in request.query_params.multi_items()]
+    repeated = [name for name in dict.fromkeys(names) if names.count(name) > 1]
+    if not repeated:
+        return None
+    lang: Lang = "ru" if request.query_params.get("lang") == "ru" else "en"
+    return RequestValidationError([{"loc": ("query", name), "type": "value_error",
+                                    "msg": tr(lang, "given more than once; send it once")}
+                                   for name in repeated])
+
+
 async def documented_query(request: Request) -> None:
-    """Refuse the query parameters the operation answering `request` does not document.
-    Async: it touches nothing but the request, so it need not run in a worker thread."""
+    """Refuse the query parameters the operation answering `request` does not document, and
+    any given twice. Async: it touches nothing but the request, so it need not run in a
+    worker thread."""
     route = request.scope.get("route")
     if not request.scope.get("query_string") or not isinstance(route, APIRoute) \
             or not route.include_in_schema:
         return
     if (refused := unknown_query(request, query_names(route.dependant))) is not None:
+        raise refused
+    if (refused := repeated_query(request)) is not None:
         raise refused
 
 

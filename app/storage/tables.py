@@ -103,11 +103,15 @@ class Event(SQLModel, table=True):
     deadline: datetime = Field(sa_type=DateTime(timezone=True))
     published_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
+    # Set while the organiser has closed hand-ins: no new list until reopened.
+    hand_ins_closed_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
 
 
 class EventList(SQLModel, table=True):
     """A list handed in to an event: the roster's document at the version handed in, kept as
-    it was then; one a player (by the searched form of the name), the newest replacing."""
+    it was then; one a player (by the digest of the name's searched form, which case-folding
+    cannot make longer than the column), replaced only with the list's own key (kept as a
+    hash; none for lists handed in before lists had keys)."""
 
     __tablename__ = "event_list"
     __table_args__ = (UniqueConstraint("event_id", "player_key",
@@ -117,13 +121,32 @@ class EventList(SQLModel, table=True):
     event_id: str = Field(
         sa_column=Column(String(PUBLIC_ID_LENGTH), ForeignKey("event.id", ondelete="CASCADE"),
                          nullable=False))
-    player_key: str = Field(sa_type=String(NAME_LENGTH))
+    player_key: str = Field(sa_type=String(HASH_LENGTH))
     player: str = Field(sa_type=String(NAME_LENGTH))
+    key_hash: str | None = Field(default=None, sa_type=String(HASH_LENGTH), nullable=True)
     # The roster and version handed in; none for a list handed in as an exported file.
     roster_id: str | None = Field(default=None, sa_type=String(PUBLIC_ID_LENGTH))
     roster_version: int | None = Field(default=None, sa_type=Integer)
     document: str = Field(sa_type=Text)
     handed_in_at: datetime = Field(sa_type=DateTime(timezone=True))
+
+
+class EventListHistory(SQLModel, table=True):
+    """A list as it was before a replacement, for the organiser: what was handed in, when, and
+    when it was replaced (the latest ones of each list; app/services/events.py)."""
+
+    __tablename__ = "event_list_history"
+
+    list_id: str = Field(
+        sa_column=Column(String(PUBLIC_ID_LENGTH), ForeignKey("event_list.id", ondelete="CASCADE"),
+                         primary_key=True))
+    seq: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    player: str = Field(sa_type=String(NAME_LENGTH))
+    name: str = Field(sa_type=String(NAME_LENGTH), description="the army's name")
+    nation: str | None = Field(default=None, sa_type=String(32))
+    roster_version: int | None = Field(default=None, sa_type=Integer)
+    handed_in_at: datetime = Field(sa_type=DateTime(timezone=True))
+    replaced_at: datetime = Field(sa_type=DateTime(timezone=True))
 
 
 class CreationLog(SQLModel, table=True):

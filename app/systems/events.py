@@ -206,8 +206,21 @@ def reminder(rules: EventRules, player: str, judgement: Judgement, lang: Lang) -
 
 
 @dataclass(frozen=True)
+class Replaced:
+    """What a list was before one of its replacements (the organiser sees them all)."""
+
+    player: str
+    name: str  # the army's
+    nation: str | None
+    roster_version: int | None
+    handed_in_at: dt.datetime
+    replaced_at: dt.datetime
+
+
+@dataclass(frozen=True)
 class HandedIn:
-    """A list handed in to an event, as kept: the document at the version handed in."""
+    """A list handed in to an event, as kept: the document at the version handed in, and
+    (for the organiser) what it replaced, oldest first."""
 
     id: str
     player: str
@@ -215,6 +228,7 @@ class HandedIn:
     roster_version: int | None
     document: BaseModel
     handed_in_at: dt.datetime
+    replaced: tuple[Replaced, ...] = ()
 
     def judged(self, rules: EventRules, lang: Lang) -> Judgement:
         return judge(rules, self.document, lang)

@@ -123,7 +123,7 @@ def _undo_chain(request: Request, version: int) -> int | None:
     left), or None for the version before the current one; a value that cannot be one is
     ignored."""
     text = request.query_params.get("undo_to", "")
-    if text.isdigit() and len(text) < 10 and int(text) < version:
+    if text.isascii() and text.isdigit() and len(text) < 10 and int(text) < version:
         return int(text)
     return None
 

@@ -1,5 +1,10 @@
 """The event's secret pages: handing in a list (the hand-in link) and the organiser's page with
-its CSV and the publish button (the organiser's link). See events.py for the others."""
+its CSV, closing hand-ins and the publish button (the organiser's link). See events.py for the
+others.
+
+A list's key is kept in the browser that handed it in (an HttpOnly cookie scoped to the
+event, as an edit link's grant is kept), and shown once: this browser replaces or withdraws
+the list with it; another one, with the key typed into the form."""
 
 from __future__ import annotations
 
@@ -17,16 +22,18 @@ from app.domain.base import Verdict
 from app.domain.player_text import RosterName
 from app.exports.event_lists import judged_json, lists_csv
 from app.exports.imports import ImportRefused, parse_roster
-from app.http.deps import SessionDep, is_id, pasted_roster_id
+from app.http.deps import SessionDep, is_id, pasted_roster_id, take_creation
 from app.services import devices, events
-from app.services.errors import RevisionNotFound, RosterNotFound
+from app.services.errors import KeyRejected, RevisionNotFound, RosterNotFound
 from app.systems.events import reminder
 from app.web import i18n
 from app.web.events import CREATED_COOKIE, holds_key, missing, rules_context, stored_event
 from app.web.pages import (
+    YEAR,
     PostedData,
     PostedForm,
     browser_device,
+    cookie_flags,
     page,
     redirect,
     refuse,
@@ -36,6 +43,9 @@ from app.web.templating import site_address
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(i18n.page_language)])
 _NAME: TypeAdapter[str] = TypeAdapter(RosterName)
+LISTS_COOKIE = "muster_lists"  # the keys of the lists this browser handed in, "key.key…"
+NEW_LIST_COOKIE = "muster_new_list"  # a new list's key, until its page has shown it once
+MAX_KEPT = 20  # list keys a browser keeps for one event (the newest)
 SORTS = {"player": lambda r: r["player"].casefold(), "nation": lambda r: r["nation"] or "",
          "points": lambda r: r["points"],
          "verdict": lambda r: {"broken": 0, "warnings": 1, "legal": 2}[r["verdict"]]}
@@ -46,35 +56,51 @@ def _not_this_link(request: Request) -> Response:
         "This is not the event's secret link. Ask the organiser for it again."))
 
 
+def kept_keys(request: Request) -> list[str]:
+    """The list keys this browser keeps for the event of the address (the cookie's path)."""
+    found = request.cookies.get(LISTS_COOKIE, "").split(".")
+    return [key for key in found if is_id(key)][-MAX_KEPT:]
+
+
+def _keep_key(request: Request, response: Response, event_id: str, key: str) -> None:
+    keys = [k for k in kept_keys(request) if k != key] + [key]
+    response.set_cookie(LISTS_COOKIE, ".".join(keys[-MAX_KEPT:]), max_age=YEAR,
+                        **{**cookie_flags(request), "path": f"/e/{event_id}"})
+
+
 def _hand_in_page(request: Request, session: Session, event: events.StoredEvent, key: str,
                   status: int = 200, **more: Any) -> Response:
     device_id = browser_device(request, session)
     mine = [r for r in devices.my_rosters(session, device_id) if r.ruleset ==
             event.rules.ruleset] if device_id else []
     lang = i18n.current_lang()
+    held = [{"handed": h, "judgement": h.judged(event.rules, lang)}
+            for h in events.held(session, event.id, kept_keys(request))]
     response = page(request, "events/hand_in.html", {
         "event": event, **rules_context(event.rules, lang), "key": key, "mine": mine,
-        "form": {}, "error": None, "closed": event.closed(), **more}, status_code=status)
+        "held": held, "form": {}, "error": None, "closed": event.closed(),
+        "open_to_new": event.open_to_new(), **more}, status_code=status)
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
 @router.get("/e/{event_id}/hand-in")
-def hand_in_page(request: Request, event_id: str, session: SessionDep, key: str = "",
-                 list: str = "") -> Response:  # noqa: A002 - the address's own word
+def hand_in_page(request: Request, event_id: str, session: SessionDep,
+                 key: str = "") -> Response:
     """The hand-in link: pick one of My rosters (or paste a link) and a name; after handing
-    in, the same page says at once how the list stands."""
+    in, the same page says at once how each list this browser handed in stands, and shows
+    a new list's key once."""
     event = stored_event(session, event_id)
     if event is None:
         return missing(request)
     if not holds_key(session, event.id, key, "hand_in"):
         return _not_this_link(request)
-    handed = next((h for h in events.lists(session, event.id) if h.id == list), None)
-    judged = None
-    if handed is not None:
-        judgement = handed.judged(event.rules, i18n.current_lang())
-        judged = {"handed": handed, "judgement": judgement}
-    return _hand_in_page(request, session, event, key, judged=judged)
+    fresh = request.cookies.get(NEW_LIST_COOKIE, "")
+    response = _hand_in_page(request, session, event, key,
+                             new_key=fresh if is_id(fresh) else None)
+    if fresh:
+        response.delete_cookie(NEW_LIST_COOKIE, path=f"/e/{event.id}")
+    return response
 
 
 def _player(text: str) -> str | None:
@@ -143,23 +169,57 @@ def _hand_in(request: Request, session: Session, event_id: str, form: form_readi
         return again(i18n.gettext(
             "Choose one of your rosters, paste its link, or choose its exported file."), 422)
     try:
-        handed = events.hand_in(session, event.id, player, roster_id, document=document)
+        handed = events.hand_in(
+            session, event.id, player, roster_id, document=document,
+            list_keys=[*kept_keys(request), form.get("list_key", "").strip()],
+            admit=lambda: take_creation(request, session))
     except events.EventClosed:
         return again(i18n.gettext("The deadline has passed: lists are no longer handed in."),
                      409)
+    except events.HandInsClosed:
+        return again(i18n.gettext("The organiser has closed hand-ins."), 409)
     except events.EventFull:
         return again(i18n.gettext("The event holds as many lists as it may."), 409)
+    except events.NameTaken:
+        return again(i18n.gettext(
+            "A list is handed in under this name already. Only the browser that handed it "
+            "in, or its list key, can replace it; otherwise choose another name."), 409)
     except (RosterNotFound, RevisionNotFound):
         return again(i18n.gettext("There is no roster at this link."), 404)
-    return redirect(request, f"/e/{event.id}/hand-in?key={quote(key)}&list={handed.id}#verdict")
+    response = redirect(request, f"/e/{event.id}/hand-in?key={quote(key)}#verdict")
+    if handed.key is not None:
+        _keep_key(request, response, event.id, handed.key)
+        response.set_cookie(NEW_LIST_COOKIE, handed.key, max_age=600,
+                            **{**cookie_flags(request), "path": f"/e/{event.id}"})
+    elif form.get("list_key", "").strip():
+        _keep_key(request, response, event.id, form.get("list_key", "").strip())
+    return response
+
+
+@router.post("/e/{event_id}/withdraw")
+def withdraw(request: Request, event_id: str, form: PostedForm, session: SessionDep) -> Response:
+    """Withdraw a list this browser handed in (its key is in the browser's cookie)."""
+    found = _keyed_event(request, session, event_id, form, "hand_in")
+    if isinstance(found, Response):
+        return found
+    event, key = found
+    try:
+        events.withdraw(session, event.id, form.get("list", ""), kept_keys(request))
+    except (events.ListNotFound, KeyRejected):
+        return refuse(request, 403, i18n.gettext(
+            "This browser did not hand in this list: only the browser that did may withdraw it."))
+    except events.EventClosed:
+        return refuse(request, 409, i18n.gettext(
+            "The deadline has passed: lists are no longer handed in."))
+    return redirect(request, f"/e/{event.id}/hand-in?key={quote(key)}")
 
 
 def _rows(request: Request, session: Session, event: events.StoredEvent) -> list[dict[str, Any]]:
     lang = i18n.current_lang()
     rows = []
-    for handed in events.lists(session, event.id):
+    for handed in events.lists(session, event.id, history=True):
         judgement = handed.judged(event.rules, lang)
-        row = judged_json(event.id, handed, judgement, site_address(request))
+        row = judged_json(event.id, handed, judgement, site_address(request), history=True)
         row["reminder"] = (reminder(event.rules, handed.player, judgement, lang)
                            if judgement.verdict is not Verdict.legal else "")
         rows.append(row)
@@ -186,12 +246,16 @@ def organise(request: Request, event_id: str, session: SessionDep, key: str = ""
     base = site_address(request)
     links = None
     if fresh and holds_key(session, event.id, fresh[1], "hand_in"):
-        links = {"organiser": f"{base}/e/{event.id}/organise?key={quote(fresh[0])}",
-                 "hand_in": f"{base}/e/{event.id}/hand-in?key={quote(fresh[1])}"}
+        links = {"organiser": f"{base}/e/{event.id}/organise?key={quote(fresh[0])}"}
+    # The hand-in link, drawn again from the organiser's key (events made before: never).
+    hand_in_key = events.hand_in_key_of(key)
+    hand_in_link = (f"{base}/e/{event.id}/hand-in?key={quote(hand_in_key)}"
+                    if holds_key(session, event.id, hand_in_key, "hand_in") else None)
     response = page(request, "events/organise.html", {
         "event": event, **rules_context(event.rules, i18n.current_lang()), "key": key,
         "rows": rows, "sort": sort, "dir": "desc" if dir == "desc" else "asc",
-        "links": links, "public_link": f"{base}/e/{event.id}", "closed": event.closed()})
+        "links": links, "hand_in_link": hand_in_link, "public_link": f"{base}/e/{event.id}",
+        "closed": event.closed()})
     response.headers["Cache-Control"] = "no-store"
     if fresh:
         response.delete_cookie(CREATED_COOKIE, path=f"/e/{event.id}")
@@ -224,4 +288,16 @@ def publish(request: Request, event_id: str, form: PostedForm, session: SessionD
     except events.EventOpen:
         return refuse(request, 409, i18n.gettext(
             "The lists are published once the deadline has passed."))
+    return redirect(request, f"/e/{event.id}/organise?key={quote(key)}")
+
+
+@router.post("/e/{event_id}/hand-ins")
+def set_hand_ins(request: Request, event_id: str, form: PostedForm,
+                 session: SessionDep) -> Response:
+    """The organiser closes hand-ins (`open=0`) or opens them again (`open=1`)."""
+    found = _keyed_event(request, session, event_id, form, "organiser")
+    if isinstance(found, Response):
+        return found
+    event, key = found
+    events.set_hand_ins(session, event.id, open_=form.get("open") == "1")
     return redirect(request, f"/e/{event.id}/organise?key={quote(key)}")

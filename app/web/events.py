@@ -94,10 +94,12 @@ def _deadline(text: str) -> datetime | str:
 
 
 def _whole(text: str) -> int | str | None:
+    """A whole number's field: its number, or the text as it came for the rules to refuse by
+    the field's name (a superscript digit, or more digits than int() reads, among them)."""
     text = text.strip()
     if not text:
         return None
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else text
 
 
 def rules_of(form: form_reading.Form) -> dict[str, Any]:
@@ -150,9 +152,11 @@ def public(request: Request, event_id: str, session: SessionDep) -> Response:
 def _list(session: Session, event: events.StoredEvent, list_id: str,
           key: str) -> HandedIn | None:
     """The list, for the organiser (their key) or anyone once published."""
-    if not (event.published_at or holds_key(session, event.id, key, "organiser")):
+    organiser = holds_key(session, event.id, key, "organiser")
+    if not (event.published_at or organiser):
         return None
-    return next((h for h in events.lists(session, event.id) if h.id == list_id), None)
+    return next((h for h in events.lists(session, event.id, history=organiser)
+                 if h.id == list_id), None)
 
 
 @router.get("/e/{event_id}/l/{list_id}")

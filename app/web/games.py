@@ -169,6 +169,15 @@ def _whole(form: FormData, name: str, default: int = 0) -> int:
         raise GameRefused(name, "out_of_range") from None
 
 
+def _page_turn(form: FormData) -> int:
+    """The turn the page showed, -1 when the form's field is not a number: a stale tap is
+    answered as such whatever came in it."""
+    try:
+        return _whole(form, "turn", -1)
+    except GameRefused:
+        return -1
+
+
 def _change(form: FormData, side: int) -> games.Change:
     """The change a page's form asks for, for the side of its key; GameRefused naming the
     field for a bad one."""
@@ -216,7 +225,7 @@ def act(request: Request, game_id: GameAddress, form: PostedData,
     try:
         changed = games.change(session, game_id, _version(form, *keyed), _change(form, side))
     except games.GameConflict as conflict:
-        moved = conflict.current.state().turn > _whole(form, "turn", -1) >= 0
+        moved = conflict.current.state().turn > _page_turn(form) >= 0
         return _draw(request, conflict.current, key, side, i18n.gettext(
             "The turn has moved on already (the other player pressed Next turn): here it "
             "is. Nothing more was done.") if moved else i18n.gettext(
@@ -240,7 +249,7 @@ def start(request: Request, form: PostedData, session: SessionDep) -> Response:
         return refuse(request, 404, i18n.gettext("There is no roster at this address."))
     # No version: the roster's latest. A version or a weather the form cannot send is refused.
     version = str(form.get("version", "")).strip()
-    if version and not (version.isascii() and version.isdigit()
+    if version and not (version.isascii() and version.isdigit() and len(version) < 10
                         and 1 <= int(version) <= MAX_VERSION):
         return refuse(request, 422, i18n.gettext(
             "%(field)s: enter a whole number from %(least)s to %(most)s") % {

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 from datetime import datetime
+from typing import Any
 
 from babel.dates import format_date
 from babel.support import NullTranslations
 from starlette.requests import Request
 
 from app.domain.base import Lang
+from app.domain.player_text import balanced
 from app.domain.translations import catalogue, ptr
 from app.http.language import request_lang as request_lang
 
@@ -38,8 +40,18 @@ def current_lang() -> Lang:
     return _current.get()
 
 
-def gettext(message: str) -> str:
-    return translations(_current.get()).ugettext(message)
+def closed(values: dict[str, Any]) -> dict[str, Any]:
+    """The values a message is formatted with, each text without the direction controls it
+    leaves open (app/domain/player_text.py: balanced): a name's unclosed right-to-left
+    override would otherwise reverse the rest of the sentence, and of the page after it."""
+    return {name: balanced(value) if isinstance(value, str) else value
+            for name, value in values.items()}
+
+
+def gettext(message: str, **values: Any) -> str:
+    """`message` in the request's language, formatted with `values` (closed) if given."""
+    text = translations(_current.get()).ugettext(message)
+    return text % closed(values) if values else text
 
 
 def pgettext(context: str, message: str) -> str:
@@ -48,8 +60,9 @@ def pgettext(context: str, message: str) -> str:
     return ptr(_current.get(), context, message)
 
 
-def ngettext(singular: str, plural: str, n: int) -> str:
-    return translations(_current.get()).ungettext(singular, plural, n)
+def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+    text = translations(_current.get()).ungettext(singular, plural, n)
+    return text % closed(values) if values else text
 
 
 def day(moment: datetime, lang: Lang) -> str:

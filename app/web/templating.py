@@ -69,7 +69,22 @@ LOADER = ChoiceLoader([FileSystemLoader(TEMPLATE_DIR), PrefixLoader({"systems": 
     delimiter="/")}, delimiter="/")])
 env = Environment(loader=LOADER, autoescape=True, extensions=["jinja2.ext.i18n"],
                   auto_reload=False, undefined=Unwritten, finalize=_finalize)
+
+
+# Jinja's new-style gettext, with the values closed (i18n.closed) before they are escaped into
+# the message: what it answers is markup, which `_finalize` leaves as it is.
+@pass_context
+def _gettext(context: Context, message: str, **values: Any) -> Markup:
+    return Markup(i18n.gettext(message)) % i18n.closed(values)
+
+
+@pass_context
+def _ngettext(context: Context, singular: str, plural: str, num: int, **values: Any) -> Markup:
+    return Markup(i18n.ngettext(singular, plural, num)) % i18n.closed({"num": num, **values})
+
+
 env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+env.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext)
 env.globals["SYSTEMS"] = SYSTEMS
 # A player's text where no element can isolate it (a page's <title>): between First Strong
 # Isolate and Pop Directional Isolate, so its direction stays its own.

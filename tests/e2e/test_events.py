@@ -44,7 +44,7 @@ def test_a_player_hands_in_from_my_rosters_in_five_taps_and_the_organiser_sees_i
         page.get_by_role("button", name=hand_in, exact=True).tap()
         taps += 1
         assert taps <= 5
-        page.wait_for_url(re.compile(r"list="))
+        page.wait_for_url(re.compile(r"#verdict$"))
         shown = page.locator("#verdict")
         assert verdict in shown.inner_text()
         assert ("no engines" if lang == "en" else "осадных машин") in shown.inner_text()

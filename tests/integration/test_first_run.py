@@ -129,6 +129,16 @@ def test_an_unknown_name_in_dot_env_is_refused(tmp_path: Path) -> None:
     assert ".env" in said
 
 
+@pytest.mark.parametrize(("encoding", "folder"), [
+    ("latin-1", "données"), ("utf-16", "données"), ("cp1251", "данные")])
+def test_a_dot_env_that_is_not_utf_8_is_refused_in_two_lines(
+        tmp_path: Path, encoding: str, folder: str) -> None:
+    (tmp_path / ".env").write_bytes(f"MUSTER_DATA_DIR={tmp_path}/{folder}\n".encode(encoding))
+    for command in ("serve", "settings"):
+        said = assert_refused(run(command, cwd=tmp_path), ".env")
+        assert "UTF-8" in said
+
+
 def test_a_bad_setting_in_dot_env_is_named_too(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("MUSTER_PORT=eighty\n")
     assert_refused(run("settings", cwd=tmp_path), "MUSTER_PORT")

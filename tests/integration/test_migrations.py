@@ -250,3 +250,44 @@ def test_the_alembic_command_line_keeps_the_history_through_rebuilt_tables(
             assert kept == 1, step
     finally:
         engine.dispose()
+
+
+def _lists(engine: Engine) -> dict[str, object]:
+    with engine.connect() as connection:
+        return dict(connection.execute(text("SELECT player, player_key FROM event_list")).all())
+
+
+def test_upgrading_to_0010_keys_players_by_a_digest_and_keeps_keyless_lists_their_own(
+        empty: Engine) -> None:
+    from app.services import events
+    from app.systems.events import EventRules
+    from app.systems.stored_documents import read_stored
+    from tests.helpers.events import event
+
+    migrate(empty, "0009")
+    rules = EventRules.model_validate(event()).model_dump_json()
+    document = json.dumps({"name": "Орда", "ruleset": "chainmail", "nation": "mongols",
+                           "units": []})
+    with empty.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO event (id, organiser_key_hash, hand_in_key_hash, name, rules, "
+            "deadline, created_at) VALUES ('anevent000000000', '0', '0', 'Турнир', :rules, "
+            "'2099-01-01 00:00:00', '2026-12-01 00:00:00')"), {"rules": rules})
+        for list_id, player in (("alist00000000000", "Straße"), ("blist00000000000", "Бату")):
+            connection.execute(text(
+                "INSERT INTO event_list (id, event_id, player_key, player, document, "
+                "handed_in_at) VALUES (:id, 'anevent000000000', :key, :player, :doc, "
+                "'2026-12-02 00:00:00')"),
+                {"id": list_id, "key": player.casefold(), "player": player, "doc": document})
+    migrate(empty)
+    assert differences(empty) == []
+    assert _lists(empty) == {p: events.player_key(p) for p in ("Straße", "Бату")}
+    with Session(empty) as session:
+        assert [h.player for h in events.lists(session, "anevent000000000")] == ["Straße", "Бату"]
+        with pytest.raises(events.NameTaken):  # no key: nobody replaces it
+            events.hand_in(session, "anevent000000000", "STRASSE", None,
+                           document=read_stored(document))
+    _downgrade(empty, "0009")
+    assert _lists(empty) == {"Straße": "strasse", "Бату": "бату"}
+    migrate(empty)
+    assert differences(empty) == []

@@ -47,11 +47,19 @@ GAME_KEYED = {("POST", f"/api/v1/games/{{game_id}}/{what}")
               for what in ("turns", "tests", "casualties", "undo")}
 GAME_FORM = {("POST", "/g/{game_id}/play")}
 # Changes an event: the API asks for the event's key of the route's kind (the hand-in key to
-# hand a list in, the organiser's to publish), its pages' forms for it in a field, beside the
-# CSRF field and a same-site origin (tests/security/test_event_capabilities.py).
+# hand a list in, the organiser's to close hand-ins and publish), its pages' forms for it in a
+# field, beside the CSRF field and a same-site origin
+# (tests/security/test_event_capabilities.py).
 EVENT_KEYED = {("POST", "/api/v1/events/{event_id}/lists"),
+               ("POST", "/api/v1/events/{event_id}/hand-ins"),
                ("POST", "/api/v1/events/{event_id}/publish")}
-EVENT_FORM = {("POST", "/e/{event_id}/hand-in"), ("POST", "/e/{event_id}/publish")}
+EVENT_FORM = {("POST", "/e/{event_id}/hand-in"), ("POST", "/e/{event_id}/hand-ins"),
+              ("POST", "/e/{event_id}/publish")}
+# Withdraws a list: its own key, in the header, or kept by the browser that handed it in (a
+# cookie) beside the CSRF field and a same-site origin. Replacing one is the hand-in routes'
+# (with the list's key besides).
+LIST_KEYED = {("DELETE", "/api/v1/events/{event_id}/lists/{list_id}"),
+              ("POST", "/e/{event_id}/withdraw")}
 # Joins a game as its second side: the game's join key, in the header or the join form's field.
 GAME_JOIN = {("POST", "/api/v1/games/{game_id}/sides"), ("POST", "/g/{game_id}/join")}
 # Open to anyone by design, and why. None of them changes what exists; the page forms among
@@ -200,7 +208,7 @@ def page_request(world: World, browser: TestClient, path: str, with_csrf: bool =
 
 def test_every_route_that_changes_data_is_protected_or_listed_with_a_reason() -> None:
     known = (KEYED | GRANTED | GAME_KEYED | GAME_FORM | GAME_JOIN | EVENT_KEYED | EVENT_FORM
-             | set(OPEN))
+             | LIST_KEYED | set(OPEN))
     unknown = [route for route in ROUTES if route not in known]
     assert not unknown, (f"{unknown}: protect these routes (edit key or edit grant) and add "
                          "them to KEYED or GRANTED, or list them in OPEN with the reason")

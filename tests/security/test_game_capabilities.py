@@ -111,6 +111,16 @@ def test_the_play_page_needs_the_key_and_the_view_never_shows_it(games: Games) -
         assert "script-src 'self'" in answer.headers["content-security-policy"]
 
 
+def test_the_watch_link_and_the_public_read_give_no_roster_a_capability(games: Games) -> None:
+    """A roster's id reads the roster, its later edits and its whole history: a game names the
+    version its sides froze, never the id."""
+    roster = games.client.post("/api/v1/rosters", json=chainmail_army()).json()
+    started = games.client.post("/api/v1/games", json={"roster_id": roster["id"]}).json()
+    for url in (f"/api/v1/games/{started['id']}", f"/g/{started['id']}"):
+        answer = games.client.get(url)
+        assert answer.status_code == 200 and roster["id"] not in answer.text, url
+
+
 def test_a_game_is_joined_only_with_its_join_key_once(games: Games) -> None:
     client, game = games.client, games.game
     army = client.post("/api/v1/rosters", json=chainmail_army()).json()["id"]

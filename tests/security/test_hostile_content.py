@@ -331,3 +331,32 @@ def test_control_characters_are_refused_naming_the_field_and_nothing_is_stored(
     assert answer.status_code == 422
     assert answer.json()["detail"][0]["field"] == "units[0].note"
     assert "control characters" in answer.json()["message"]
+
+
+def test_an_open_override_in_a_name_reaches_no_sentence_gettext_builds_around_it(
+        client: TestClient) -> None:
+    """Three sentences worded by gettext with a name inside: the casualty buttons' labels, the
+    hand-in page's heading and the home page's "was deleted" notice. Each is markup once
+    built, so it must be built of closed values (app/web/i18n.py: closed)."""
+    from tests.helpers.events import event
+    from tests.helpers.games import chainmail_army
+
+    rlo = "\u202e"
+    client.get("/")
+    csrf = str(client.cookies["muster_csrf"])
+    army = chainmail_army()
+    army["units"][0]["name"] = rlo + "Рыцари"
+    roster = client.post("/api/v1/rosters", json={**army, "name": rlo + "Войско"}).json()
+    assert client.get(f"/r/{roster['id']}/edit?key={roster['edit_key']}").status_code == 200
+    game = client.post("/api/v1/games", json={"roster_id": roster["id"]}).json()
+    play = client.get(f"/g/{game['id']}/play?key={game['edit_key']}")
+    assert play.status_code == 200 and 'aria-label="A figure of Рыцари lost"' in play.text
+    made = client.post("/api/v1/events", json=event(name=rlo + "Турнир")).json()
+    hand_in = client.get(f"/e/{made['id']}/hand-in?key={made['hand_in_key']}")
+    assert hand_in.status_code == 200 and "Hand in a list for Турнир" in hand_in.text
+    deleted = client.post(f"/r/{roster['id']}/delete", data={"csrf": csrf},
+                          follow_redirects=False)
+    home = client.get(deleted.headers["location"])
+    assert "“Войско” was deleted." in home.text
+    for page in (play, hand_in, home):
+        assert rlo not in page.text, page.url

@@ -155,3 +155,43 @@ def test_a_players_hostile_name_stays_text_on_every_event_page(client: TestClien
         assert page.status_code == 200
         assert "<script>alert" not in page.text and "&lt;script&gt;" in page.text
         assert "\u202e" not in page.text
+
+
+def test_only_the_browser_that_handed_a_list_in_or_its_key_replaces_it(
+        client: TestClient) -> None:
+    event_id, organiser, hand_in = made(client)
+    legal, engine = mine(client, mongols()), mine(client, poles_with_engine())
+
+    def send(browser: TestClient, player: str, roster: str, **more: str) -> Any:
+        return browser.post(f"/e/{event_id}/hand-in", data={
+            "csrf": str(browser.cookies["muster_csrf"]), "key": hand_in, "player": player,
+            "roster": roster, **more}, follow_redirects=False)
+
+    assert send(client, "Alice", legal).status_code == 303
+    shown = client.get(f"/e/{event_id}/hand-in?key={hand_in}")
+    key = re.search(r'id="new-list-key" readonly value="([^"]+)"', shown.text)
+    assert key, shown.text
+    again = client.get(f"/e/{event_id}/hand-in?key={hand_in}")  # shown once
+    assert key.group(1) not in again.text and "Alice" in again.text  # the list stays shown
+    other = TestClient(client.app)
+    other.get("/")
+    taken = send(other, "ALICE", engine)
+    assert taken.status_code == 409 and "under this name already" in taken.text
+    assert "Alice" not in other.get(f"/e/{event_id}/hand-in?key={hand_in}").text
+    assert send(client, "alice", engine).status_code == 303  # this browser keeps the key
+    assert send(other, "ALICE", legal, list_key=key.group(1)).status_code == 303
+    board = client.get(f"/e/{event_id}/organise?key={organiser}")
+    assert board.text.count("<tr>") == 2 and "replacements: 2" in board.text
+    list_id = re.search(rf'href="/e/{event_id}/l/([^"?]+)\?key=', board.text)
+    assert list_id
+    history = client.get(f"/e/{event_id}/l/{list_id.group(1)}?key={organiser}")
+    assert history.text.count("replaced 20") == 2 and "Хоругвь" in history.text
+
+
+def test_the_organiser_sees_the_hand_in_link_again_on_his_page(client: TestClient) -> None:
+    event_id, organiser, hand_in = made(client)
+    later = client.get(f"/e/{event_id}/organise?key={organiser}")
+    shown = re.search(r'id="hand-in-link" readonly value="[^"]*hand-in\?key=([^"]+)"',
+                      later.text)
+    assert shown and shown.group(1) == hand_in
+    assert client.get(f"/e/{event_id}/hand-in?key={hand_in}").status_code == 200

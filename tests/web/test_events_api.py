@@ -102,15 +102,24 @@ def test_the_keys_open_only_their_own_doors(api: TestClient) -> None:
     assert hand_in(api, made, "Бату", army["id"], version=2).status_code == 404
 
 
-def test_the_newest_list_of_a_player_counts_and_the_csv_says_what_is_wrong(
+def test_a_list_is_replaced_only_with_its_key_and_the_csv_says_what_is_wrong(
         api: TestClient) -> None:
     made = api.post(EVENTS, json=event()).json()
     first, second = roster(api, mongols()), roster(api, russians())
-    assert hand_in(api, made, "=Бату", first["id"]).status_code == 201
-    answer = hand_in(api, made, "=бату", second["id"], version=1)
+    handed = hand_in(api, made, "=Бату", first["id"])
+    assert handed.status_code == 201 and handed.json()["list_key"]
+    key = handed.json()["list_key"]
+    # Another player, the same name in other letters' case: refused, saying why.
+    taken = hand_in(api, made, "=БАТУ", second["id"])
+    assert taken.status_code == 409 and "list_key" in taken.json()["message"]
+    assert hand_in(api, made, "=БАТУ", second["id"], list_key="x" * 22).status_code == 409
+    answer = hand_in(api, made, "=бату", second["id"], version=1, list_key=key)
+    assert answer.status_code == 200 and answer.json()["list_key"] is None
     assert answer.json()["issues"][0]["code"] == "event.nation"
     rows = api.get(f"{EVENTS}/{made['id']}/lists", headers=bearer(made["organiser_key"])).json()
-    assert [(r["player"], r["roster_id"]) for r in rows] == [("=бату", second["id"])]
+    assert [(r["player"], r["id"], r["roster_version"]) for r in rows] == [
+        ("=бату", handed.json()["id"], 1)]
+    assert [(r["player"], r["name"]) for r in rows[0]["replaced"]] == [("=Бату", "Орда Субэдэя")]
     download = api.get(f"{EVENTS}/{made['id']}/lists.csv?lang=ru",
                        headers=bearer(made["organiser_key"]))
     assert download.status_code == 200 and download.headers["content-type"].startswith("text/csv")
@@ -120,6 +129,65 @@ def test_the_newest_list_of_a_player_counts_and_the_csv_says_what_is_wrong(
     assert made["organiser_key"] not in download.text and made["hand_in_key"] not in download.text
 
 
+def test_a_list_is_withdrawn_only_with_its_own_key(api: TestClient) -> None:
+    made = api.post(EVENTS, json=event()).json()
+    army = roster(api, mongols())
+    mine, theirs = (hand_in(api, made, name, army["id"]).json() for name in ("Бату", "Ян"))
+    url = f"{EVENTS}/{made['id']}/lists/{mine['id']}"
+    assert api.delete(url).status_code == 401
+    for wrong in (theirs["list_key"], made["hand_in_key"], made["organiser_key"]):
+        assert api.delete(url, headers=bearer(wrong)).status_code == 403
+    assert api.delete(f"{EVENTS}/{made['id']}/lists/nosuchlist000000",
+                      headers=bearer(mine["list_key"])).status_code == 404
+    assert api.delete(url, headers=bearer(mine["list_key"])).status_code == 204
+    assert api.get(f"{EVENTS}/{made['id']}").json()["lists"] == 1
+    assert hand_in(api, made, "Бату", army["id"]).status_code == 201  # the name is free
+
+
+def test_the_organiser_closes_hand_ins_and_a_lists_key_still_replaces_it(
+        api: TestClient) -> None:
+    made = api.post(EVENTS, json=event()).json()
+    army = roster(api, mongols())
+    mine = hand_in(api, made, "Бату", army["id"]).json()
+    hand_ins = f"{EVENTS}/{made['id']}/hand-ins"
+    assert api.post(hand_ins, json={"open": False},
+                    headers=bearer(made["hand_in_key"])).status_code == 403
+    closed = api.post(hand_ins, json={"open": False}, headers=bearer(made["organiser_key"]))
+    assert closed.status_code == 200 and closed.json()["hand_ins_open"] is False
+    refused = hand_in(api, made, "Ян", army["id"])
+    assert refused.status_code == 409 and "closed" in refused.json()["message"]
+    assert hand_in(api, made, "Бату", army["id"], list_key=mine["list_key"]).status_code == 200
+    opened = api.post(hand_ins, json={"open": True}, headers=bearer(made["organiser_key"]))
+    assert opened.json()["hand_ins_open"] is True
+    assert hand_in(api, made, "Ян", army["id"]).status_code == 201
+
+
+@pytest.mark.parametrize("player", ["ß" * 120, "ﬃ" * 120, "ΐ" * 120])
+def test_a_name_that_grows_when_case_folded_is_handed_in(api: TestClient, player: str) -> None:
+    made = api.post(EVENTS, json=event()).json()
+    army = roster(api, mongols())
+    answer = hand_in(api, made, player, army["id"])
+    assert answer.status_code == 201, answer.text
+    assert hand_in(api, made, player.upper()[:120], army["id"]).status_code in (201, 409)
+    rows = api.get(f"{EVENTS}/{made['id']}/lists", headers=bearer(made["organiser_key"])).json()
+    assert player in [r["player"] for r in rows]
+
+
+def test_published_lists_name_no_live_roster(api: TestClient,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    made = api.post(EVENTS, json=event()).json()
+    army = roster(api, mongols())
+    assert hand_in(api, made, "Бату", army["id"]).status_code == 201
+    after_deadline(monkeypatch, made)
+    api.post(f"{EVENTS}/{made['id']}/publish", headers=bearer(made["organiser_key"]))
+    seen = [api.get(f"{EVENTS}/{made['id']}"), api.get(f"/e/{made['id']}"),
+            api.get(f"{EVENTS}/{made['id']}/lists", headers=bearer(made["organiser_key"]))]
+    (shown,) = seen[0].json()["armies"]
+    assert "roster_id" not in shown and shown["roster_version"] == 1
+    for answer in seen:
+        assert answer.status_code == 200 and army["id"] not in answer.text
+
+
 def test_a_document_is_handed_in_as_it_is(api: TestClient) -> None:
     made = api.post(EVENTS, json=event()).json()
     army, document = roster(api, mongols()), poles_with_engine()
@@ -127,7 +195,7 @@ def test_a_document_is_handed_in_as_it_is(api: TestClient) -> None:
                       json={"player": "Ян", "document": document})
     assert answer.status_code == 201, answer.text
     body = answer.json()
-    assert (body["roster_id"], body["mark"], body["issues"][0]["code"]) == (
+    assert (body["roster_version"], body["mark"], body["issues"][0]["code"]) == (
         None, "✗", "event.no_engines")
     both = api.post(f"{EVENTS}/{made['id']}/lists", headers=bearer(made["hand_in_key"]),
                     json={"player": "Ян", "document": document, "roster_id": army["id"]})

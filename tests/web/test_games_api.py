@@ -48,6 +48,20 @@ def test_a_game_starts_from_a_roster_version_with_links_of_its_own(api: TestClie
     assert read.headers["content-security-policy"] and read.headers["x-frame-options"] == "DENY"
 
 
+def test_a_games_read_names_the_versions_it_froze_never_a_live_roster(api: TestClient) -> None:
+    first, second = roster(api, chainmail_army()), roster(api, chainmail_army())
+    game = api.post(GAMES, json={"roster_id": first["id"], "version": 1}).json()
+    joined = api.post(f"{GAMES}/{game['id']}/sides", json={"roster_id": second["id"]},
+                      headers={"Authorization": f"Bearer {game['join_key']}"})
+    assert joined.status_code == 201, joined.text
+    for answer in (api.get(f"{GAMES}/{game['id']}"), api.get(f"/g/{game['id']}"), joined):
+        assert answer.status_code in (200, 201)
+        assert first["id"] not in answer.text and second["id"] not in answer.text
+    read = api.get(f"{GAMES}/{game['id']}").json()
+    assert [s["roster_version"] for s in read["sides"]] == [1, 1]
+    assert [len(s["units"]) for s in read["sides"]] == [3, 3]  # the armies as they began
+
+
 def test_each_turn_rolls_for_the_mercenaries_and_the_weather_on_even_turns(
         api: TestClient) -> None:
     game = start(api, chainmail_army())

@@ -81,7 +81,7 @@ def test_a_line_and_square_game_of_two_armies_and_the_joins_it_refuses(
                      headers={"Authorization": f"Bearer {game['join_key']}"})
     assert again.status_code == 409 and "joined already" in again.json()["message"]
     for key in (game["edit_key"], "not-a-key"):
-        wrong = api.post(sides_of, json={"roster_id": game["roster_id"]},
+        wrong = api.post(sides_of, json={"roster_id": roster(api, line_and_square_force())["id"]},
                          headers={"Authorization": f"Bearer {key}"})
         assert wrong.status_code == 403
     for _ in range(5):

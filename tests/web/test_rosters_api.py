@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -120,11 +121,43 @@ def test_another_rosters_key_is_forbidden(api: TestClient) -> None:
 
 def test_a_change_without_if_match_is_refused_as_precondition_required(api: TestClient) -> None:
     created = create(api)
-    for etag in (None, "*"):
-        response = put(api, created, army(name="x"), etag)
-        assert response.status_code == 428
-        assert "If-Match" in response.json()["detail"]
+    response = put(api, created, army(name="x"), None)
+    assert response.status_code == 428
+    assert "If-Match" in response.json()["detail"]
     assert state(api, created["id"]) == (1, [1], "Орда Субэдэя")
+
+
+def test_if_match_star_changes_whatever_version_is_current_as_rfc_9110_says(
+        api: TestClient) -> None:
+    created = create(api)
+    assert put(api, created, army(name="x"), '"v1"').status_code == 200
+    response = put(api, created, army(name="y"), "*")
+    assert response.status_code == 200 and response.headers["etag"] == '"v3"'
+    edited = api.patch(f"{ROSTERS}/{created['id']}", json={"edits": [
+        {"op": "set_roster", "name": "z"}]}, headers={**key_of(created), "If-Match": "*"})
+    assert edited.status_code == 200 and edited.json()["version"] == 4
+    assert state(api, created["id"]) == (4, [1, 2, 3, 4], "z")
+    api.delete(f"{ROSTERS}/{created['id']}", headers=key_of(created))
+    assert put(api, created, army(name="w"), "*").status_code == 410  # nothing to match
+
+
+def test_a_repeated_json_key_a_charset_not_utf_8_and_a_repeated_query_are_refused(
+        api: TestClient) -> None:
+    body = json.dumps(army()).replace('"name"', '"name": "first", "name"', 1)
+    repeated = api.post(ROSTERS, content=body, headers={"Content-Type": "application/json"})
+    assert repeated.status_code == 422 and repeated.json()["detail"][0]["loc"] == ["body", "name"]
+    for charset in ("latin-1", "utf-16"):
+        answer = api.post(ROSTERS, content=json.dumps(army()).encode(), headers={
+            "Content-Type": f"application/json; charset={charset}"})
+        assert answer.status_code == 415 and "UTF-8" in answer.json()["message"]
+    wide = api.post(ROSTERS, content=json.dumps(army()).encode("utf-16"),
+                    headers={"Content-Type": "application/json"})
+    assert wide.status_code == 415
+    twice = api.post(f"{ROSTERS}?lang=ru&lang=en", json=army())
+    assert twice.status_code == 422 and twice.json()["detail"][0]["loc"] == ["query", "lang"]
+    assert api.get(f"{ROSTERS}/{repeated.json().get('id', 'x' * 16)}").status_code == 404
+    assert api.post(f"{ROSTERS}?lang=ru", content=json.dumps(army()).encode(),
+                    headers={"Content-Type": "application/json; charset=UTF-8"}).status_code == 201
 
 
 @pytest.mark.parametrize("etag", ["v1", '"1"', '"v1", "v2"', '"vx"', '"v99999999999999"'])

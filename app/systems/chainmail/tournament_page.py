@@ -34,7 +34,8 @@ def _name(params: Query, key: str) -> str:
 
 
 def _index(raw: str, most: int) -> int | None:
-    return int(raw) if raw.isdigit() and int(raw) < most else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 and int(raw) < most \
+        else None
 
 
 def _read(params: Query) -> Entry:
