@@ -6,10 +6,13 @@ before the test. The storage fixtures (`database_url`,
 `engine`, `session`, `api`) are parametrized: each test using them runs on SQLite and on
 PostgreSQL (a fresh schema per test; see tests/helpers/databases.py) — only on PostgreSQL in a
 MUSTER_TEST_BACKEND=postgresql run, which follows a full run that already covered SQLite.
+`chromium` is Debian's Chromium, the one way a test gets a browser; such a test is marked e2e.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,6 +38,16 @@ def pytest_configure(config: pytest.Config) -> None:
                             "MUSTER_TEST_BACKEND's database (run again on PostgreSQL)")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # `pytest` leaves out what is marked e2e; a browser test without the mark would start
+    # Chromium in the fast suite (it did, for seconds a test). Failed before its fixtures start.
+    if "chromium" in getattr(item, "fixturenames", ()) and not item.get_closest_marker("e2e"):
+        pytest.fail(f"{item.nodeid} starts Chromium but is not marked e2e: mark it "
+                    "(pytestmark = pytest.mark.e2e) so that `pytest` leaves it out",
+                    pytrace=False)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if TEST_BACKEND == "sqlite":
         return
@@ -44,6 +57,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         chosen = set(kept)
         config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
         items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's Chromium. Where it is missing the test skips saying how to install it; with
+    MUSTER_REQUIRE_BROWSER=1 (as in CI) it fails instead."""
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        message = ("Chromium is not installed: install Debian's package "
+                   "(`apt-get install chromium`) to run the browser tests")
+        if os.environ.get("MUSTER_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
 
 
 @pytest.fixture
