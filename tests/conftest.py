@@ -80,7 +80,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-@pytest.fixture(params=BACKENDS if TEST_BACKEND == "sqlite" else [TEST_BACKEND])
+# The backends a storage test runs on (see the module's docstring).
+STORAGE_BACKENDS = BACKENDS if TEST_BACKEND == "sqlite" else (TEST_BACKEND,)
+
+
+@pytest.fixture(params=STORAGE_BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
@@ -111,4 +115,15 @@ def session(engine: Engine) -> Iterator[Session]:
 def api(database_url: str) -> Iterator[TestClient]:
     """The app (migrating on start) on each backend."""
     with TestClient(create_app(settings_for(database_url))) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module", params=STORAGE_BACKENDS)
+def module_api(request: pytest.FixtureRequest,
+               tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One app (migrating on start) on each backend for all the tests of a module that use it,
+    with no creation limit: for tests that never read what another test stored, where a
+    database migrated for each test would cost more than the test itself."""
+    with database(str(request.param), tmp_path_factory.mktemp("module-api")) as url, \
+            TestClient(create_app(settings_for(url, creation_limit=0))) as test_client:
         yield test_client
