@@ -23,7 +23,14 @@ from sqlmodel import Session
 
 from app.main import create_app
 from app.storage.db import make_engine, migrate
-from tests.helpers.databases import BACKENDS, TEST_BACKEND, app_database, database, settings_for
+from tests.helpers.databases import (
+    BACKENDS,
+    TEST_BACKEND,
+    app_database,
+    at_head,
+    database,
+    settings_for,
+)
 
 # What a MUSTER_TEST_BACKEND=postgresql run (CI's second pass) runs: the tests whose app is on
 # the backend that names. The others ran already in the first pass on exactly the same
@@ -99,7 +106,7 @@ def database_url(backend: str, tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def engine(database_url: str) -> Iterator[Engine]:
     """An engine on a database migrated to head."""
-    built = make_engine(settings_for(database_url))
+    built = make_engine(settings_for(at_head(database_url)))
     migrate(built)
     yield built
     built.dispose()
@@ -114,7 +121,7 @@ def session(engine: Engine) -> Iterator[Session]:
 @pytest.fixture
 def api(database_url: str) -> Iterator[TestClient]:
     """The app (migrating on start) on each backend."""
-    with TestClient(create_app(settings_for(database_url))) as test_client:
+    with TestClient(create_app(settings_for(at_head(database_url)))) as test_client:
         yield test_client
 
 
