@@ -1,13 +1,8 @@
-"""A real uvicorn server and Debian's Chromium driven by playwright.
-
-Where Chromium is missing the browser tests skip with a message saying how to install it;
-with MUSTER_REQUIRE_BROWSER=1 (as in CI) they fail instead.
-"""
+"""A real uvicorn server and Debian's Chromium (tests/conftest.py's `chromium`) driven by
+playwright."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,22 +12,6 @@ from tests.helpers.databases import app_database
 from tests.helpers.servers import Server, running_server
 
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
-
-
-def chromium_path() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    path = chromium_path()
-    if path is None:
-        message = ("Chromium is not installed: install Debian's package "
-                   "(`apt-get install chromium`) to run the browser tests")
-        if os.environ.get("MUSTER_REQUIRE_BROWSER") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,8 @@ from tests.e2e.test_editor import PHONE, created, no_sideways_scroll
 from tests.helpers.events import event, mongols, poles_with_engine
 from tests.helpers.servers import Server
 
+pytestmark = pytest.mark.e2e
+
 VERDICT = {"en": ("✗ Breaks the rules", "Hand in", "Your name"),
            "ru": ("✗ Нарушает правила", "Подать", "Ваше имя")}
 

@@ -83,6 +83,7 @@ def test_a_short_soak_run_answers_every_request_and_reads_back_every_write() -> 
         assert kind in answers, answers
 
 
+@pytest.mark.slow
 def test_the_growth_run_times_every_size_and_every_nation() -> None:
     # bench/growth.py, the growth figures of docs/speed.md: a size or nation it no longer
     # measures, or an answer not 200, fails it; the times are not judged here.

@@ -1,6 +1,11 @@
 """The `muster` command as a newcomer meets it: bad settings end in two lines naming the setting
 (exit status 2, no traceback), help says what each command does and lists every setting, and
-the data lives where the server says, wherever it is started from."""
+the data lives where the server says, wherever it is started from.
+
+Most commands are called in the test's process as the installed script calls them (`muster`,
+below); a few run as the script itself, in a process of their own (`run`), to prove it, its
+exit status and its traceback end to end.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +16,15 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+import uvicorn
 
-from app.config import PROJECT_DIR, Settings
+from app import cli
+from app.config import PROJECT_DIR, Settings, get_settings
 from app.settings_check import env_names
 from tests.helpers.servers import free_port
 
@@ -30,6 +38,44 @@ def run(*args: str, cwd: Path, env: dict[str, str] | None = None,
              if not k.startswith("MUSTER_") and k not in ("DATABASE_URL", "LANG", "LC_ALL")}
     return subprocess.run([MUSTER, *args], cwd=cwd, env={**clean, **(env or {})},
                           capture_output=True, text=True, timeout=timeout)
+
+
+Muster = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def muster(monkeypatch: pytest.MonkeyPatch,
+           capsys: pytest.CaptureFixture[str]) -> Iterator[Muster]:
+    """`muster …` as `run` types it, called in this process as the script calls it (cli.main):
+    the same settings read from the same places, the same exit status and output, without a
+    second of Python starting with the whole app imported. A server it would start fails the
+    test instead of waiting for requests."""
+
+    def serving(*args: object, **kwargs: object) -> None:
+        raise AssertionError("muster serve got as far as starting the server")
+
+    def call(*args: str, cwd: Path,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        for name in [name for name in os.environ if name.startswith("MUSTER_")
+                     or name in ("DATABASE_URL", "LANG", "LC_ALL")]:
+            monkeypatch.delenv(name)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        try:
+            status = cli.main(list(args))
+        except SystemExit as ended:  # argparse's refusals
+            status = ended.code if isinstance(ended.code, int) else 1
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess([MUSTER, *args], status, out, err)
+
+    monkeypatch.setattr(uvicorn, "run", serving)
+    environment = dict(os.environ)  # serve writes settings there for the workers it starts
+    yield call
+    os.environ.clear()
+    os.environ.update(environment)
+    get_settings.cache_clear()
 
 
 def assert_refused(result: subprocess.CompletedProcess[str], setting: str) -> str:
@@ -66,32 +112,34 @@ def not_writable(tmp_path: Path) -> Path:
     ({"MUSTER_DATA_DIR": "/proc"}, "MUSTER_DATA_DIR"),
 ])
 def test_a_bad_setting_is_named_in_two_lines_with_status_2(
-        tmp_path: Path, env: dict[str, str], setting: str) -> None:
+        tmp_path: Path, muster: Muster, env: dict[str, str], setting: str) -> None:
     env = {"MUSTER_DATA_DIR": str(tmp_path / "data"), **env}
-    said = assert_refused(run("serve", cwd=tmp_path, env=env), setting)
+    said = assert_refused(muster("serve", cwd=tmp_path, env=env), setting)
     assert "accepted" in said
     assert "pw@" not in said  # a URL's password is never shown
 
 
-def test_a_data_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
+def test_a_data_dir_that_is_a_file_is_refused(tmp_path: Path, muster: Muster) -> None:
     afile = tmp_path / "notes.txt"
     afile.write_text("not a directory")
-    assert_refused(run("serve", cwd=tmp_path, env={"MUSTER_DATA_DIR": str(afile)}),
+    assert_refused(muster("serve", cwd=tmp_path, env={"MUSTER_DATA_DIR": str(afile)}),
                    "MUSTER_DATA_DIR")
-    assert_refused(run("migrate", cwd=tmp_path, env={"MUSTER_DATA_DIR": str(afile / "sub")}),
+    assert_refused(muster("migrate", cwd=tmp_path, env={"MUSTER_DATA_DIR": str(afile / "sub")}),
                    "MUSTER_DATA_DIR")
 
 
-def test_a_database_urls_missing_directory_is_refused_not_created(tmp_path: Path) -> None:
+def test_a_database_urls_missing_directory_is_refused_not_created(tmp_path: Path,
+                                                                  muster: Muster) -> None:
     missing = tmp_path / "nonexistent" / "dir"
     for command in ("serve", "migrate", "purge"):
-        result = run(command, cwd=tmp_path, env={"DATABASE_URL": f"sqlite:///{missing}/x.db"})
+        result = muster(command, cwd=tmp_path, env={"DATABASE_URL": f"sqlite:///{missing}/x.db"})
         assert "does not exist" in assert_refused(result, "DATABASE_URL")
     assert not missing.parent.exists()
 
 
 @pytest.mark.parametrize("case", ["directory", "not sqlite", "unwritable"])
-def test_a_database_file_muster_cannot_use_is_refused(tmp_path: Path, case: str) -> None:
+def test_a_database_file_muster_cannot_use_is_refused(tmp_path: Path, muster: Muster,
+                                                      case: str) -> None:
     target = tmp_path / "muster.db"
     if case == "directory":
         target.mkdir()
@@ -99,33 +147,33 @@ def test_a_database_file_muster_cannot_use_is_refused(tmp_path: Path, case: str)
         target.write_text("my army list, in plain text")
     else:
         target = not_writable(tmp_path) / "muster.db"
-    result = run("migrate", cwd=tmp_path, env={"DATABASE_URL": f"sqlite:///{target}"})
+    result = muster("migrate", cwd=tmp_path, env={"DATABASE_URL": f"sqlite:///{target}"})
     assert_refused(result, "DATABASE_URL")
     if case == "not sqlite":
         assert target.read_text() == "my army list, in plain text"
 
 
-def test_an_unwritable_data_dir_is_refused(tmp_path: Path) -> None:
+def test_an_unwritable_data_dir_is_refused(tmp_path: Path, muster: Muster) -> None:
     locked = not_writable(tmp_path)
-    assert_refused(run("serve", cwd=tmp_path, env={"MUSTER_DATA_DIR": str(locked)}),
+    assert_refused(muster("serve", cwd=tmp_path, env={"MUSTER_DATA_DIR": str(locked)}),
                    "MUSTER_DATA_DIR")
 
 
-def test_a_port_already_taken_is_named(tmp_path: Path) -> None:
+def test_a_port_already_taken_is_named(tmp_path: Path, muster: Muster) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = str(taken.getsockname()[1])
         env = {"MUSTER_DATA_DIR": str(tmp_path)}
-        said = assert_refused(run("serve", "--port", port, cwd=tmp_path, env=env), "--port")
+        said = assert_refused(muster("serve", "--port", port, cwd=tmp_path, env=env), "--port")
         assert "in use" in said
-        assert_refused(run("serve", cwd=tmp_path, env={**env, "MUSTER_PORT": port}),
+        assert_refused(muster("serve", cwd=tmp_path, env={**env, "MUSTER_PORT": port}),
                        "MUSTER_PORT")
 
 
-def test_an_unknown_name_in_dot_env_is_refused(tmp_path: Path) -> None:
+def test_an_unknown_name_in_dot_env_is_refused(tmp_path: Path, muster: Muster) -> None:
     (tmp_path / ".env").write_text(f"MUSTER_DATA_DIR={tmp_path}\nMUSTER_PROT=8080\n")
-    said = assert_refused(run("serve", cwd=tmp_path), "MUSTER_PROT")
+    said = assert_refused(muster("serve", cwd=tmp_path), "MUSTER_PROT")
     assert ".env" in said
 
 
@@ -149,22 +197,26 @@ def test_debug_shows_the_traceback(tmp_path: Path) -> None:
     assert result.returncode != 0 and "Traceback" in result.stderr
 
 
-def test_every_command_says_what_it_does(tmp_path: Path) -> None:
+def test_every_command_says_what_it_does(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     top = run("--help", cwd=tmp_path)
     assert top.returncode == 0 and "army builder" in top.stdout
     for command in ("serve", "migrate", "backup", "purge", "settings"):
         assert command in top.stdout
-        shown = run(command, "--help", cwd=tmp_path)
-        assert shown.returncode == 0, shown.stderr
+        # Each command's own help from the parser `muster` just ran, without a process each.
+        with pytest.raises(SystemExit) as ended:
+            cli.main([command, "--help"])
+        shown = capsys.readouterr().out
+        assert ended.value.code == 0, shown
         # A description beyond the usage line, and where the settings come from.
-        assert len(shown.stdout.split("\n\n")[1].split()) >= 5, shown.stdout
-        assert ".env" in shown.stdout and "muster settings" in shown.stdout
+        assert len(shown.split("\n\n")[1].split()) >= 5, shown
+        assert ".env" in shown and "muster settings" in shown
 
 
 def test_settings_lists_every_setting_with_its_value_and_masks_the_password(
-        tmp_path: Path) -> None:
+        tmp_path: Path, muster: Muster) -> None:
     url = "postgresql+psycopg://muster:s3cret@db.example.org:5432/muster"
-    result = run("settings", cwd=tmp_path, env={"DATABASE_URL": url, "MUSTER_PORT": "8123"})
+    result = muster("settings", cwd=tmp_path, env={"DATABASE_URL": url, "MUSTER_PORT": "8123"})
     assert result.returncode == 0, result.stderr
     listing = result.stdout
     for name, field in Settings.model_fields.items():

@@ -12,8 +12,11 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.helpers.servers import PROJECT, free_port
+
+pytestmark = pytest.mark.slow  # a real server
 
 # The app as `muster serve` runs it, with one route that fails as a bug would.
 SERVER = textwrap.dedent("""

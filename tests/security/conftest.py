@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -18,6 +19,33 @@ from app.storage.tables import Roster
 from tests.helpers.databases import settings_for, sqlite_url
 
 AppFactory = Callable[..., AbstractContextManager[TestClient]]
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The API fuzzer is marked slow, and collecting it draws schemathesis' coverage cases of
+    every operation (a quarter of a minute, in every worker): a run whose -m leaves out every
+    slow test, as `pytest` does, does not collect it."""
+    if collection_path.name != "test_api_fuzz.py" or not config.getoption("markexpr"):
+        return None
+    return True if _leaves_out_every_slow_test(config.getoption("markexpr")) else None
+
+
+def _leaves_out_every_slow_test(markexpr: str) -> bool:
+    """Whether -m markexpr is false for a test marked slow, whatever other marks it has."""
+    try:
+        from _pytest.mark.expression import Expression  # pytest's own reading of -m
+
+        expression = Expression.compile(markexpr)
+        others = sorted(expression.idents() - {"slow"})
+    except Exception:  # another pytest's reading of -m: collect it, as before
+        return False
+
+    def marked(marks: set[str]) -> Callable[..., bool]:
+        return lambda name, /, **_arguments: name in marks
+
+    return not any(expression.evaluate(marked({"slow", *chosen}))
+                   for size in range(len(others) + 1)
+                   for chosen in itertools.combinations(others, size))
 
 
 @pytest.fixture

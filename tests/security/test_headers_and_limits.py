@@ -8,7 +8,6 @@ send no Referer (edit links carry their key in the address).
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -159,12 +158,9 @@ def test_the_default_limit_is_one_mebibyte(client: TestClient) -> None:
 
 @pytest.mark.e2e
 def test_the_api_documentation_renders_within_the_content_security_policy(
-        tmp_path: Path) -> None:
+        tmp_path: Path, chromium: str) -> None:
     """/docs in a real browser: Swagger UI loads from this server, draws every operation, and
     the browser reports no blocked script or style."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
     from concurrent.futures import ThreadPoolExecutor
 
     from playwright.sync_api import sync_playwright

@@ -20,6 +20,12 @@ JSON_KINDS = ["application/json", "application/json; charset=utf-8", "APPLICATIO
               "application/merge-patch+json"]
 
 
+@pytest.fixture
+def api(module_api: TestClient) -> TestClient:
+    """One app a backend for the module: each test makes the rosters it sends to and reads."""
+    return module_api
+
+
 def _operations(api: TestClient) -> list[tuple[str, str, dict[str, Any], dict[str, str]]]:
     """(method, path, a valid body, headers) of every operation that takes a JSON document."""
     created = api.post(ROSTERS, json=army()).json()

@@ -1,7 +1,7 @@
 """The army sheet on paper: a real server, headless Chromium printing to PDF, poppler reading it.
 
-These tests skip where Chromium or poppler is missing, unless MUSTER_REQUIRE_BROWSER=1 (CI)
-makes that a failure.
+These tests skip where Chromium (tests/conftest.py's `chromium`) or poppler is missing, unless
+MUSTER_REQUIRE_BROWSER=1 (CI) makes that a failure.
 """
 
 from __future__ import annotations
@@ -25,17 +25,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 TOOLS = ("chromium", "pdftotext", "pdfinfo")
 
 
-def _browser() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return ""
-
-
 @pytest.fixture(scope="module")
-def tools() -> dict[str, str]:
-    found = {"chromium": _browser(), "pdftotext": shutil.which("pdftotext") or "",
+def tools(chromium: str) -> dict[str, str]:
+    found = {"chromium": chromium, "pdftotext": shutil.which("pdftotext") or "",
              "pdfinfo": shutil.which("pdfinfo") or ""}
     missing = [name for name in TOOLS if not found[name]]
     if missing:

@@ -27,16 +27,16 @@ def test_the_api_description_has_operations_to_check() -> None:
 
 @pytest.mark.parametrize(("method", "path"), operations())
 def test_every_api_operation_refuses_a_query_parameter_it_does_not_take(
-        api: TestClient, method: str, path: str) -> None:
+        module_api: TestClient, method: str, path: str) -> None:
     # Path parameters of every kind match "1"; nothing is sent but the misspelt parameter, so
     # the refusal comes before the body, the edit key or the roster are looked at.
     address = re.sub(r"\{[^}]+\}", "1", path)
-    answer = api.request(method, address, params={"lnag": "ru"})
+    answer = module_api.request(method, address, params={"lnag": "ru"})
     assert answer.status_code == 422, answer.text
     assert answer.json()["detail"][0]["field"] == "query.lnag"
 
 
-def test_a_refused_query_is_worded_in_the_language_it_asks_for(api: TestClient) -> None:
-    answer = api.get("/api/v1/rosters/1", params={"lang": "ru", "lnag": "ru"})
+def test_a_refused_query_is_worded_in_the_language_it_asks_for(module_api: TestClient) -> None:
+    answer = module_api.get("/api/v1/rosters/1", params={"lang": "ru", "lnag": "ru"})
     assert answer.status_code == 422
     assert "неизвестный" in answer.json()["message"].lower(), answer.json()
