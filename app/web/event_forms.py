@@ -34,9 +34,12 @@ from app.web.pages import (
     PostedForm,
     browser_device,
     cookie_flags,
+    keep_secret,
     page,
     redirect,
     refuse,
+    secret,
+    secret_link,
 )
 from app.web.problems import problem_text
 from app.web.templating import site_address
@@ -85,14 +88,16 @@ def _hand_in_page(request: Request, session: Session, event: events.StoredEvent,
 
 
 @router.get("/e/{event_id}/hand-in")
-def hand_in_page(request: Request, event_id: str, session: SessionDep,
-                 key: str = "") -> Response:
+def hand_in_page(request: Request, event_id: str, session: SessionDep) -> Response:
     """The hand-in link: pick one of My rosters (or paste a link) and a name; after handing
     in, the same page says at once how each list this browser handed in stands, and shows
     a new list's key once."""
     event = stored_event(session, event_id)
     if event is None:
         return missing(request)
+    if (exchanged := secret_link(request, "hand_in", f"/e/{event.id}")) is not None:
+        return exchanged
+    key = secret(request, "hand_in")
     if not holds_key(session, event.id, key, "hand_in"):
         return _not_this_link(request)
     fresh = request.cookies.get(NEW_LIST_COOKIE, "")
@@ -186,7 +191,8 @@ def _hand_in(request: Request, session: Session, event_id: str, form: form_readi
             "in, or its list key, can replace it; otherwise choose another name."), 409)
     except (RosterNotFound, RevisionNotFound):
         return again(i18n.gettext("There is no roster at this link."), 404)
-    response = redirect(request, f"/e/{event.id}/hand-in?key={quote(key)}#verdict")
+    response = keep_secret(request, redirect(request, f"/e/{event.id}/hand-in#verdict"),
+                           "hand_in", f"/e/{event.id}", key)
     if handed.key is not None:
         _keep_key(request, response, event.id, handed.key)
         response.set_cookie(NEW_LIST_COOKIE, handed.key, max_age=600,
@@ -211,7 +217,8 @@ def withdraw(request: Request, event_id: str, form: PostedForm, session: Session
     except events.EventClosed:
         return refuse(request, 409, i18n.gettext(
             "The deadline has passed: lists are no longer handed in."))
-    return redirect(request, f"/e/{event.id}/hand-in?key={quote(key)}")
+    return keep_secret(request, redirect(request, f"/e/{event.id}/hand-in"), "hand_in",
+                       f"/e/{event.id}", key)
 
 
 def _rows(request: Request, session: Session, event: events.StoredEvent) -> list[dict[str, Any]]:
@@ -227,13 +234,16 @@ def _rows(request: Request, session: Session, event: events.StoredEvent) -> list
 
 
 @router.get("/e/{event_id}/organise")
-def organise(request: Request, event_id: str, session: SessionDep, key: str = "",
+def organise(request: Request, event_id: str, session: SessionDep,
              sort: str = "player", dir: str = "asc") -> Response:  # noqa: A002
     """The organiser's page: every list, sortable, each opening with the event's rules
     applied; the CSV; the reminders; publishing once the deadline has passed."""
     event = stored_event(session, event_id)
     if event is None:
         return missing(request)
+    if (exchanged := secret_link(request, "organiser", f"/e/{event.id}")) is not None:
+        return exchanged
+    key = secret(request, "organiser")
     created = request.cookies.get(CREATED_COOKIE, "") if request.query_params.get("created") else ""
     fresh = created.split(".") if created.count(".") == 1 else None
     if fresh and not key:
@@ -263,13 +273,12 @@ def organise(request: Request, event_id: str, session: SessionDep, key: str = ""
 
 
 @router.get("/e/{event_id}/lists.csv")
-def csv_download(request: Request, event_id: str, session: SessionDep,
-                 key: str = "") -> Response:
+def csv_download(request: Request, event_id: str, session: SessionDep) -> Response:
     """The organiser's page's CSV (the API's, for a link that cannot send a header)."""
     event = stored_event(session, event_id)
     if event is None:
         return missing(request)
-    if not holds_key(session, event.id, key, "organiser"):
+    if not holds_key(session, event.id, secret(request, "organiser"), "organiser"):
         return _not_this_link(request)
     text = lists_csv(_rows(request, session, event), i18n.current_lang())
     return Response(text, media_type="text/csv; charset=utf-8", headers={
@@ -288,7 +297,8 @@ def publish(request: Request, event_id: str, form: PostedForm, session: SessionD
     except events.EventOpen:
         return refuse(request, 409, i18n.gettext(
             "The lists are published once the deadline has passed."))
-    return redirect(request, f"/e/{event.id}/organise?key={quote(key)}")
+    return keep_secret(request, redirect(request, f"/e/{event.id}/organise"), "organiser",
+                       f"/e/{event.id}", key)
 
 
 @router.post("/e/{event_id}/hand-ins")
@@ -300,4 +310,5 @@ def set_hand_ins(request: Request, event_id: str, form: PostedForm,
         return found
     event, key = found
     events.set_hand_ins(session, event.id, open_=form.get("open") == "1")
-    return redirect(request, f"/e/{event.id}/organise?key={quote(key)}")
+    return keep_secret(request, redirect(request, f"/e/{event.id}/organise"), "organiser",
+                       f"/e/{event.id}", key)

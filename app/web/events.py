@@ -30,6 +30,8 @@ from app.web.pages import (
     page,
     redirect,
     refuse,
+    secret,
+    secret_link,
 )
 from app.web.problems import problem_text
 from app.web.sheet import MAX_BOXES, share_qr
@@ -160,10 +162,12 @@ def _list(session: Session, event: events.StoredEvent, list_id: str,
 
 
 @router.get("/e/{event_id}/l/{list_id}")
-def list_view(request: Request, event_id: str, list_id: str, session: SessionDep,
-              key: str = "") -> Response:
+def list_view(request: Request, event_id: str, list_id: str, session: SessionDep) -> Response:
     """A handed-in list with the event's rules applied: its verdict, the reasons, the note
     to send its player, and its printed sheet."""
+    if (exchanged := secret_link(request, "organiser", f"/e/{event_id}")) is not None:
+        return exchanged
+    key = secret(request, "organiser")
     event = stored_event(session, event_id)
     handed = _list(session, event, list_id, key) if event else None
     if event is None or handed is None:
@@ -180,8 +184,11 @@ def list_view(request: Request, event_id: str, list_id: str, session: SessionDep
 
 @router.get("/e/{event_id}/l/{list_id}/print")
 def list_sheet(request: Request, event_id: str, list_id: str, session: SessionDep,
-               key: str = "", paper: str = "a4") -> Response:
+               paper: str = "a4") -> Response:
     """The list's printed army sheet, as handed in."""
+    if (exchanged := secret_link(request, "organiser", f"/e/{event_id}")) is not None:
+        return exchanged
+    key = secret(request, "organiser")
     event = stored_event(session, event_id)
     handed = _list(session, event, list_id, key) if event else None
     if event is None or handed is None:
@@ -196,8 +203,8 @@ def list_sheet(request: Request, event_id: str, list_id: str, session: SessionDe
         "lang": lang, "words": system.print_words(lang), "sheet": sheet,
         "roster_id": handed.roster_id, "chosen": [], "paper": paper if paper == "letter"
         else "a4", "share_url": share_url, "qr": share_qr(share_url), "max_boxes": MAX_BOXES,
-        "sheet_path": f"{here}/print", "back_path": here + (f"?key={key}" if key else ""),
-        "sheet_key": key, **system.print_context(sheet)})
+        "sheet_path": f"{here}/print", "back_path": here,
+        **system.print_context(sheet)})
     response.headers["Content-Language"] = lang
     response.headers["Cache-Control"] = "no-store" if key else "no-cache"
     return response

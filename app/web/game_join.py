@@ -31,6 +31,8 @@ from app.web.pages import (
     redirect,
     refuse,
     remember_roster,
+    secret,
+    secret_link,
 )
 from app.web.problems import N_, problem_text
 
@@ -65,8 +67,12 @@ def _joinable(request: Request, session: Any, game_id: str, key: str) -> Respons
 
 
 @router.get("/g/{game_id}/join")
-def join_page(request: Request, game_id: str, session: SessionDep, key: str = "") -> Response:
+def join_page(request: Request, game_id: str, session: SessionDep) -> Response:
     """The join link: the opponent picks one of their armies to play the second side."""
+    if is_id(game_id) and (exchanged := secret_link(
+            request, "joining", f"/g/{game_id}/join")) is not None:
+        return exchanged
+    key = secret(request, "joining")
     refused = _joinable(request, session, game_id, key)
     return refused or _join_page(request, session, games.get_game(session, game_id), key)
 

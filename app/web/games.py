@@ -25,7 +25,7 @@ from app.systems.game.state import sides_of
 from app.systems.game.summary import end_json, game_json
 from app.web import game_join, i18n
 from app.web.game_forms import GameAddress, missing
-from app.web.pages import PostedData, page, refuse
+from app.web.pages import PostedData, keep_secret, page, refuse, secret, secret_link
 from app.web.problems import N_
 from app.web.sheet import share_qr
 from app.web.templating import site_address
@@ -143,12 +143,15 @@ def _keyed(session: Any, game_id: str, key: str) -> tuple[games.StoredGame, int]
 
 
 @router.get("/g/{game_id}/play")
-def play(request: Request, game_id: str, session: SessionDep, key: str = "", join: str = "",
-         since: str = "") -> Response:
+def play(request: Request, game_id: str, session: SessionDep, since: str = "") -> Response:
     """A side's secret link: the game with that side's buttons (and, given the join key
-    it was made with, the first side's page shows the join link until the opponent joins)."""
+    it was made with, the first side's page shows the join link until the opponent joins).
+    The link's keys are exchanged for cookies first (`secret_link`)."""
     if not is_id(game_id):
         return missing(request)
+    if (exchanged := secret_link(request, "game", f"/g/{game_id}")) is not None:
+        return exchanged
+    key, join = secret(request, "game"), secret(request, "game", "join")
     try:
         side = games.check_key(session, game_id, key) if key else None
     except (games.GameNotFound, KeyRejected):
@@ -236,9 +239,10 @@ def act(request: Request, game_id: GameAddress, form: PostedData,
                      _refused_text(refused.code), 422, join)
     if request.headers.get("hx-request") == "true":
         return _draw(request, changed, key, side, join=join)
-    joining = f"&join={quote(join)}" if join else ""
-    return RedirectResponse(f"/g/{game_id}/play?key={quote(key)}{joining}#game",
-                            status_code=303)
+    response = keep_secret(request, RedirectResponse(f"/g/{game_id}/play#game", status_code=303),
+                           "game", f"/g/{game_id}", key)
+    return keep_secret(request, response, "game", f"/g/{game_id}", join, "join") if join \
+        else response
 
 
 @router.post("/g/new")

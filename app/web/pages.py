@@ -14,7 +14,7 @@ import functools
 import hmac
 import secrets
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import Depends, Request
 from fastapi.responses import RedirectResponse, Response
@@ -51,6 +51,39 @@ STATUS_ORDER = {"broken": 0, "warning": 1, "kept": 2}
 def cookie_flags(request: Request) -> dict[str, Any]:
     settings = request.app.state.settings
     return {"httponly": True, "samesite": "lax", "secure": settings.secure_cookies, "path": "/"}
+
+
+# A game's and an event's secret links carry their keys in the address (`?key=`, a new
+# game's `&join=`); opened, they are exchanged for cookies scoped to the game or the event.
+SECRETS = ("key", "join")
+
+
+def secret_link(request: Request, kind: str, scope: str) -> Response | None:
+    """The page again without the secret link's keys (303), which this browser now keeps in
+    cookies (`<kind>_key`, `<kind>_join`) for the addresses under `scope`, as a roster's edit
+    link is kept: never in the address bar, the history, or the language links' `next=`. None
+    when the address carries none."""
+    found = {name: value for name, value in request.query_params.items() if name in SECRETS}
+    if not found:
+        return None
+    rest = [(k, v) for k, v in request.query_params.multi_items() if k not in SECRETS]
+    response = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""),
+                                status_code=303, headers={"Cache-Control": "no-store"})
+    for name, value in found.items():
+        keep_secret(request, response, kind, scope, value, name)
+    return response
+
+
+def keep_secret(request: Request, response: Response, kind: str, scope: str, value: str,
+                name: str = "key") -> Response:
+    """A key a form proved, kept as its link's would be, for the page the answer goes to."""
+    response.set_cookie(f"{kind}_{name}", value[:200], **{**cookie_flags(request), "path": scope})
+    return response
+
+
+def secret(request: Request, kind: str, name: str = "key") -> str:
+    """The key this browser keeps for the game's or the event's address (`secret_link`)."""
+    return request.cookies.get(f"{kind}_{name}", "")
 
 
 def csrf_value(request: Request) -> str:

@@ -33,7 +33,7 @@ def phone(browser, **options):  # type: ignore[no-untyped-def]
 def start_from_share_view(page, server: Server, roster_id: str):  # type: ignore[no-untyped-def]
     page.goto(f"{server.url}/r/{roster_id}")
     page.get_by_role("button", name="Start a game").click()
-    page.wait_for_url(re.compile(r"/g/[^/]+/play\?key="))
+    page.wait_for_url(re.compile(r"/g/[^/]+/play(#.*)?$"))
     return page.url
 
 

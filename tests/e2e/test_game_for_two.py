@@ -40,7 +40,7 @@ def test_two_players_and_a_watcher_play_one_game(
     try:
         first.goto(f"{live_server.url}/r/{stored(live_server, chainmail_army())}")
         first.locator("form.start-game button[type=submit]").click()
-        first.wait_for_url(re.compile(r"/g/[^/]+/play\?key="))
+        first.wait_for_url(re.compile(r"/g/[^/]+/play(#.*)?$"))
         join = first.locator("#join-link").input_value()
         watch = first.locator("#watch-link").input_value()
         assert "/join?key=" in join and first.locator(".links svg").count() == 2
@@ -48,7 +48,7 @@ def test_two_players_and_a_watcher_play_one_game(
         second.goto(join)
         second.locator("input[name=link]").fill(f"{live_server.url}/r/{opponent}")
         second.locator(".join-form button[type=submit]").click()
-        second.wait_for_url(re.compile(r"/g/[^/]+/play\?key="))
+        second.wait_for_url(re.compile(r"/g/[^/]+/play(#.*)?$"))
         watcher.goto(watch)
         expect(second.locator("#side-0")).to_be_visible()
         # The first side loses a figure: the opponent's page and the watcher's follow.

@@ -33,8 +33,9 @@ def post(client: TestClient, game_id: str, key: str, csrf: str, **fields: Any) -
 def test_a_game_started_from_the_share_view_plays_with_plain_forms(client: TestClient) -> None:
     game_id, key, csrf = started(client)
     turned = post(client, game_id, key, csrf, version="1", action="turn")
-    assert turned.status_code == 303 and turned.headers["location"].startswith(
-        f"/g/{game_id}/play?key=")
+    # The key stays out of the address: the answer keeps it in a cookie for the game's pages.
+    assert turned.status_code == 303 and turned.headers["location"] == f"/g/{game_id}/play#game"
+    assert f"game_key={key}" in turned.headers["set-cookie"]
     page = client.get(turned.headers["location"])
     assert '<strong class="turn-number">1</strong>' in page.text
     lost = post(client, game_id, key, csrf, version="2", action="casualty", unit="2", change="1")
