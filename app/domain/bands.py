@@ -18,8 +18,9 @@ class Band:
     limits are ceil(lo·N) … floor(hi·N); otherwise it says "about", and they are
     max(1, floor(lo·N)) … ceil(hi·N) (the 1 only when lo > 0: a share the seed says exists
     needs a figure). `word` is the seed's word for a one-sided "about" ("большинство").
-    `over`: strictly more than `lo` of the base, up to all of it ("более половины"): the least
-    whole count is floor(lo·N) + 1, not rounded in anyone's favour."""
+    `over`: strictly more than `lo` of the base, up to all of it: the seed's majority words
+    ("большинство", "преимущественно", the Poles' "главный инструмент") read as more than
+    half; the least whole count is floor(lo·N) + 1, not rounded in anyone's favour."""
 
     lo: Fraction = Fraction(0)
     hi: Fraction = Fraction(1)
@@ -67,15 +68,16 @@ class Band:
     def _text(self, lang: Lang) -> str:
         """The band as the rules panel shows it: at least 75 %, exact; about 20 %, 10–30 %."""
         lo, hi = self._edges[lang]
+        word = None if self.word is None else tr(lang, self.word)
         if self.over:
-            return tr(lang, "more than %(lo)s %%", lo=lo)
+            more = tr(lang, "more than %(lo)s %%", lo=lo)
+            return f"{more} ({word})" if word else more
         if self.hard:
             if self.hi == 1:
-                return tr(lang, "at least %(lo)s %%, exact", lo=lo)
+                return tr(lang, "at least %(lo)s %%, strictly (no rounding)", lo=lo)
             if self.lo == 0:
-                return tr(lang, "at most %(hi)s %%, exact", hi=hi)
-            return tr(lang, "%(lo)s–%(hi)s %%, exact", lo=lo, hi=hi)
-        word = None if self.word is None else tr(lang, self.word)
+                return tr(lang, "at most %(hi)s %%, strictly (no rounding)", hi=hi)
+            return tr(lang, "%(lo)s–%(hi)s %%, strictly (no rounding)", lo=lo, hi=hi)
         if self.hi == 1:
             more = tr(lang, "%(lo)s %% or more", lo=lo)
             return f"{more} ({word})" if word else tr(lang, "about ") + more

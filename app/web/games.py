@@ -39,6 +39,9 @@ SHOWN_ENTRIES = 400  # the log drawn on the page, newest first; the API gives al
 _REFUSED = {
     "no_such_unit": N_("The game has no such unit."),
     "not_peasants": N_("Only peasants test on Table 17."),
+    "not_knights": N_("Only knights throw the discipline die."),
+    "no_stakes": N_("Only longbowmen with stakes set take this roll."),
+    "not_mercenary": N_("Only mercenaries roll Table 16."),
     "unknown_test": N_("This unit takes no such test here."),
     "unknown_enemy": N_("Choose the enemy for an attack or a defence (Table 17)."),
     "unknown_formation": N_("There is no such formation."),
@@ -198,7 +201,9 @@ def _change(form: FormData, side: int) -> games.Change:
                "disorder": _whole(form, "disorder"),
                "near_commander": bool(form.get("near_commander")),
                "commander_lost": bool(form.get("commander_lost")),
-               "needed": _whole(form, "needed") if form.get("needed") else None}
+               "needed": _whole(form, "needed") if form.get("needed") else None,
+               "front_rank": _whole(form, "front_rank"), "climbers": _whole(form, "climbers"),
+               "in_melee": str(form.get("in_melee", "1")) == "1"}
         return games.roll_test(unit, ask, side=side)
     raise GameRefused("action", "unknown_test")
 

@@ -24,7 +24,7 @@ WEAPONS: dict[str, tuple[str, str, Fraction, frozenset[str]]] = {
     "pike": ("Пика", "Pike", Fraction(1), frozenset({"foot"})),
     "arquebus": ("Аркебуза", "Arquebus", Fraction(3, 2), BOTH),
     "crossbow": ("Арбалет (любой)", "Crossbow (any)", Fraction(3, 2), BOTH),
-    "bow": ("Лук", "Bow (incl. short bow)", Fraction(3), BOTH),
+    "bow": ("Лук (в том числе короткий)", "Bow (incl. short bow)", Fraction(3), BOTH),
     "longbow": ("Длинный лук", "Longbow", Fraction(4), BOTH),
     "composite_bow": ("Композитный лук", "Composite bow", Fraction(4), BOTH),
     "lance": ("Кавалерийское копьё", "Lance", Fraction(0), frozenset({"horse"})),

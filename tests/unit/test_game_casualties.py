@@ -43,10 +43,10 @@ def test_a_unit_that_loses_every_figure_is_destroyed_and_logged() -> None:
 
 
 def test_line_and_square_strength_falls_with_figures_against_its_break_points() -> None:
-    setup = line_and_square()  # 10 + 20 = 30 points: morale below 15, flight below 8
+    setup = line_and_square()  # 10 + 20 = 30 points: morale below 15, flight below 7.5
     game = replay(setup, [])
     thresholds = game.sides[0].thresholds()
-    assert (thresholds["morale_below"], thresholds["flight_below"]) == (15, 8)
+    assert (thresholds["morale_below"], thresholds["flight_below"]) == (15, 7.5)
     log = []
     for _ in range(4):  # 4 of the cavalry's 6 figures (20 points): 16.67 left
         log += casualty(setup, game, 1, 1)
@@ -55,7 +55,10 @@ def test_line_and_square_strength_falls_with_figures_against_its_break_points() 
     assert log[-1]["result"] == "morale_test"
     log += casualty(setup, game, 1, 1)  # cavalry gone: 10 left
     for _ in range(3):
-        log += casualty(setup, game, 0, 1)  # 12 figures of 10 points: 7.5 left, below 8
+        log += casualty(setup, game, 0, 1)  # 12 figures of 10 points: 7.5 left
+    # Exactly a quarter left is not below it ("падает ниже"): no flight yet.
+    assert game.sides[0].army_state == "morale_test"
+    log += casualty(setup, game, 0, 1)  # 6.67 left: below 7.5
     assert game.sides[0].army_state == "flight" and log[-1]["result"] == "flight"
     assert replay(setup, log).sides[0].thresholds() == game.sides[0].thresholds()
 

@@ -156,15 +156,17 @@ def test_allowed_actions_follow_the_class_and_the_formation(fields: dict[str, An
     assert evaluate(roster(unit(**fields))).result["units"][0]["actions"] == expected
 
 
+# The thresholds are the exact shares ("падает ниже 50 %"): rounding them up (as Muster did)
+# made 15.5 of 31 "below 16" and 2.5 of 10 "below 3", a test and a flight the seed has not.
 @pytest.mark.parametrize(("points", "morale_below", "flight_below"), [
-    ([30], 15, 8),  # the spec's example: 7.5 rounds up
-    ([10, 10, 7], 14, 7),  # 13.5 and 6.75 round up
-    ([12.5, 10], 12, 6),  # 11.25 and 5.625
+    ([30], 15, 7.5),
+    ([10, 10, 7], 13.5, 6.75),
+    ([12.5, 10], 11.25, 5.625),
     ([20, 20], 20, 10),
     ([], 0, 0),
 ])
-def test_break_points_are_strength_below_half_and_below_a_quarter_rounded_up(
-        points: list[float], morale_below: int, flight_below: int) -> None:
+def test_break_points_are_strength_below_half_and_below_a_quarter_exactly(
+        points: list[float], morale_below: float, flight_below: float) -> None:
     doc = roster(*(unit(points=p) for p in points), points_limit=100)
     found = evaluate(doc).result["break_points"]
     assert found["starting"] == sum(points)
@@ -173,7 +175,8 @@ def test_break_points_are_strength_below_half_and_below_a_quarter_rounded_up(
     assert (found["half"], found["three_quarters"]) == (
         math.ceil(Fraction(str(sum(points))) / 2), math.ceil(Fraction(str(sum(points))) * 3 / 4))
     assert f"strength is below {morale_below} " in found["morale_text"]
-    assert f"ниже {flight_below} " in evaluate(doc, "ru").result["break_points"]["flight_text"]
+    ru = str(flight_below).replace(".", ",")
+    assert f"ниже {ru} " in evaluate(doc, "ru").result["break_points"]["flight_text"]
 
 
 def test_the_texts_say_below_and_more_than_lost_never_once_so_many_are_lost() -> None:
@@ -181,20 +184,32 @@ def test_the_texts_say_below_and_more_than_lost_never_once_so_many_are_lost() ->
     assert result["morale_text"].startswith(
         "Morale test once strength is below 15 points (more than 15 lost)")
     assert result["flight_text"].startswith(
-        "Flight once strength is below 8 points (more than 22 lost)")
+        "Flight once strength is below 7.5 points (more than 22.5 lost)")
     ru = evaluate(roster(unit(points=21.5)), "ru").result["break_points"]
-    assert "ниже 11 очков (потеряно больше 10,5)" in ru["morale_text"]
+    assert "ниже 10,75 очков (потеряно больше 10,75)" in ru["morale_text"]
     assert "once" not in ru["morale_text"] and "of 30" not in result["morale_text"]
 
 
 @pytest.mark.parametrize(("strength", "state"), [
     (30, "steady"), (15, "steady"),  # exactly half left: no test yet ("ниже 50%")
-    (Fraction(29, 2), "morale_test"), (8, "morale_test"),  # a quarter rounded up: 8
-    (Fraction(15, 2), "flight"), (0, "flight"),
+    (Fraction(29, 2), "morale_test"), (8, "morale_test"),
+    (Fraction(15, 2), "morale_test"),  # exactly a quarter left: no flight yet
+    (Fraction(149, 20), "flight"), (0, "flight"),
 ])
 def test_a_morale_test_comes_only_below_half_and_flight_only_below_a_quarter(
         strength: Fraction, state: str) -> None:
     assert break_points(Fraction(30)).state(Fraction(strength)) == state
+
+
+@pytest.mark.parametrize(("starting", "strength", "state"), [
+    (10, Fraction(5, 2), "morale_test"),  # exactly a quarter of 10 left: tests, no flight
+    (10, Fraction(12, 5), "flight"),  # 2.4: below 2.5
+    (31, Fraction(31, 2), "steady"),  # exactly half of 31 left: no test yet
+    (31, Fraction(77, 5), "morale_test"),  # 15.4: below 15.5
+])
+def test_the_break_points_edge_is_the_exact_share_never_a_rounded_threshold(
+        starting: int, strength: Fraction, state: str) -> None:
+    assert break_points(Fraction(starting)).state(strength) == state
 
 
 def test_the_square_summary_appears_only_when_a_unit_may_form_one() -> None:

@@ -29,9 +29,10 @@ def test_each_unit_carries_its_profile_actions_and_chances() -> None:
     assert (first.accuracy, first.discipline, first.points, first.officer) == (
         "4", "+2", "12.5", True)
     assert first.actions == ("Shoot", "March column", "Rally")
-    # Discipline 2 in square (+1): needs 3, all but 1-1 — 35/36; with the officer the same.
-    assert [c.fraction for c in first.chances] == ["35/36", "33/36", "30/36",
-                                                    "35/36", "35/36", "33/36"]
+    # Discipline 2 in square (+1), and its own officer (+1, always: "ближе 12″ от
+    # подразделения с офицером" holds at 0″): needs 2, all but 1-1 — 35/36, then 35, 33.
+    assert [c.fraction for c in first.chances] == ["35/36", "35/36", "33/36"]
+    assert all(c.officer_in_reach for c in first.chances)
     assert first.casualty_boxes == 16
     assert (second.name, second.accuracy, second.discipline, second.note) == (
         "Unit 2", "—", "−1", "казаки")
@@ -43,9 +44,9 @@ def test_the_sheet_gives_totals_break_points_and_legality() -> None:
     sheet = army_sheet(GUARD)
     assert (sheet.total, sheet.points_limit, sheet.default_limit, sheet.remaining) == (
         "21.5", 30, True, "8.5")
-    assert (sheet.morale_below, sheet.flight_below) == (11, 6)  # 10.75 and 5.375 up
-    assert "below 11 points (more than 10.5 lost)" in sheet.break_points[0]
-    assert "below 6 points (more than 15.5 lost)" in sheet.break_points[1]
+    assert (sheet.morale_below, sheet.flight_below) == (10.75, 5.375)  # exact shares of 21.5
+    assert "below 10.75 points (more than 10.75 lost)" in sheet.break_points[0]
+    assert "below 5.375 points (more than 16.125 lost)" in sheet.break_points[1]
     assert sheet.valid and sheet.legality == "Legal" and sheet.issues == ()
 
 

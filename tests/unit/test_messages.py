@@ -23,7 +23,8 @@ NAMES_IN_CASES = {"Nobody"}  # unit names the cases give, which no translation t
 BANDS: dict[str, tuple[str, str]] = {
     "magyars.light_horse": ("about 75 %, 65–85 %", "около 75 %, 65–85 %"),
     "magyars.horse_archers": ("about 25 %, 15–35 %", "около 25 %, 15–35 %"),
-    "magyars.foot_share": ("at most 10 %, exact", "не более 10 %, точно"),
+    "magyars.foot_share": ("at most 10 %, strictly (no rounding)",
+                           "не более 10 %, строго, без округления"),
     "mongols.medium_lancers": ("about 25 %, 15–35 %", "около 25 %, 15–35 %"),
     "mongols.light_lancers": ("about 25 %, 15–35 %", "около 25 %, 15–35 %"),
     "mongols.horse_archers": ("about 50 %, 40–60 %", "около 50 %, 40–60 %"),
@@ -37,13 +38,14 @@ BANDS: dict[str, tuple[str, str]] = {
     "poles.horse_main": ("more than 50 %", "более 50 %"),
     "magyars.medium_horse": ("about 25 %, 15–35 %", "около 25 %, 15–35 %"),
     "russians.horse_share": ("about 20 %, 10–30 %", "около 20 %, 10–30 %"),
-    "russians.medium_horse": ("at least 75 %, exact", "не менее 75 %, точно"),
+    "russians.medium_horse": ("at least 75 %, strictly (no rounding)",
+                              "не менее 75 %, строго, без округления"),
     "russians.heavy_foot": ("about 50 %, 40–60 %", "около 50 %, 40–60 %"),
-    "russians.polearms": ("50 % or more (a majority)", "50 % или больше (большинство)"),
+    "russians.polearms": ("more than 50 % (a majority)", "более 50 % (большинство)"),
     "russians.crossbows": ("about 10 %, 5–15 %", "около 10 %, 5–15 %"),
     "saracens.archers": ("50 % or more (a high share)", "50 % или больше (высокий процент)"),
-    "saracens.light_horse": ("50 % or more (mostly)", "50 % или больше (преимущественно)"),
-    "spanish.knights_medium": ("50 % or more (mostly)", "50 % или больше (преимущественно)"),
+    "saracens.light_horse": ("more than 50 % (mostly)", "более 50 % (преимущественно)"),
+    "spanish.knights_medium": ("more than 50 % (mostly)", "более 50 % (преимущественно)"),
     "spanish.light_javelins": ("about 50 %, 40–60 %", "около 50 %, 40–60 %"),
 }
 SHARE_BREAKS = [case for case in BREAKS if case.code in BANDS]

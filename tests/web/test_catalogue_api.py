@@ -180,8 +180,9 @@ def test_the_same_english_keeps_each_seeds_own_russian(app_client: TestClient) -
     assert by_id(line["formations"])["close_order"]["name_ru"] == "Сомкнутый строй"
     assert by_id(line["actions"])["close_order"]["name_ru"] == "Сомкнуть строй"
     assert by_id(chainmail["engines"])["heavy_catapult"]["name_ru"] == "Тяжёлая катапульта"
+    # «Ударная конница» is singular: it «попадает» (the page read «Ударная конница попадают»).
     assert by_id(density["classes"])["shock_cavalry"]["rule_ru"] == (
-        "попадают, если выпало больше плотности вражеского отряда")
+        "попадает, если выпало больше плотности вражеского отряда")
     medium = by_id(chainmail["presets"])["far_east_medium_horse"]
     assert (medium["name_ru"], medium["name_en"]) == ("Средняя конница", "Medium horse")
 

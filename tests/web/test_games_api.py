@@ -100,14 +100,16 @@ def test_casualties_cross_the_army_threshold_and_undo_takes_them_back(api: TestC
 
 def test_line_and_square_points_lost_against_its_break_points(api: TestClient) -> None:
     game = start(api, line_and_square_force())
-    assert game["thresholds"]["morale_below"] == 15 and game["thresholds"]["flight_below"] == 8
+    assert game["thresholds"]["morale_below"] == 15 and game["thresholds"]["flight_below"] == 7.5
     for _ in range(5):
         answer = send(api, game, "casualties", {"unit": 1, "change": 1})
     assert answer.json()["thresholds"]["state"] == "morale_test"
+    # Unit 0 has the officer: his +1 is its own without the box ticked.
     order = send(api, game, "tests", {"unit": 0, "test": "order", "disorder": 1}).json()
     entry = order["log"][-1]
-    assert (entry["table"], entry["modifier"], entry["formation"]) == ("order", 1, "close_order")
-    assert entry["result"] == ("pass" if sum(entry["dice"]) + 1 >= 6 or entry["dice"] == [6, 6]
+    assert (entry["table"], entry["modifier"], entry["formation"]) == ("order", 2, "close_order")
+    assert entry["officer"] is True
+    assert entry["result"] == ("pass" if sum(entry["dice"]) + 2 >= 6 or entry["dice"] == [6, 6]
                                else "fail") or entry["dice"] == [1, 1]
 
 

@@ -81,8 +81,11 @@ def test_a_legal_force_is_priced_with_its_derived_figures(client: TestClient) ->
     first = result["units"][0]
     assert first["class"] == "line_infantry" and first["may_form_square"] is True
     assert first["actions"] == ["shoot", "close_order", "march_column", "rally"]
-    # Discipline 1 in square (+1), no officer, no markers: needs 4, all but 1-1, 1-2, 2-1.
-    assert first["order_test"][0]["passing_throws"] == 33
+    # Discipline 1 in square (+1) and its own officer (+1, always in reach), no markers:
+    # needs 3, all but 1-1 — 35 of 36; no "without an officer" situation for it.
+    assert first["officer"] is True
+    assert [c["officer_in_reach"] for c in first["order_test"]] == [True] * 3
+    assert first["order_test"][0]["passing_throws"] == 35
     assert result["square_rules"]
 
 

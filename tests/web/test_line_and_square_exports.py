@@ -35,16 +35,16 @@ def test_the_plain_text_export_lists_units_chances_and_break_points(client: Test
     response = client.get(f"/api/v1/rosters/{roster_id}/export.txt?lang={lang}")
     assert response.status_code == 200
     text = response.text
-    # 21.5 points: half is 10.75, a quarter 5.375, both rounded up; "below" is strict.
+    # 21.5 points: half is 10.75, a quarter 5.375, exactly; "below" is strict.
     if lang == "en":
         assert "21.5 of 30 points (8.5 left, the usual limit)" in text
-        assert "Morale test once strength is below 11 points (more than 10.5 lost)" in text
-        assert "Flight once strength is below 6 points (more than 15.5 lost)" in text
+        assert "Morale test once strength is below 10.75 points (more than 10.75 lost)" in text
+        assert "Flight once strength is below 5.375 points (more than 16.125 lost)" in text
         assert "1. 1-й батальон — Grenadiers, 16 figures, 12.5 points, officer" in text
         assert "Actions: Shoot, March column, Rally" in text
     else:
         assert "21,5 из 30 очков (осталось 8,5, обычный лимит)" in text
-        assert "ниже 11 очков (потеряно больше 10,5)" in text
+        assert "ниже 10,75 очков (потеряно больше 10,75)" in text
         assert "Гренадеры, 16 фигур, 12,5 очка, офицер" in text
         assert "Действия: Движение, Атака, Перестрелка, Сбор" in text
     # Discipline −1 in loose order: needs 7 (21 of 36), 8 with a marker, 9 with two.
@@ -61,7 +61,8 @@ def test_markdown_and_bbcode_keep_player_text_inert(client: TestClient) -> None:
     assert all(len(re.findall(r"<t[dh]", row)) == 6 for row in rows)
     bbcode = client.get(f"/api/v1/rosters/{roster_id}/export.bbcode").text
     assert "[url=" not in bbcode and "[b]Гвардия ［b］*x*［/b］[/b]" in bbcode
-    assert "Order test: 35/36 · 33/36 · 30/36" in bbcode
+    assert "Order test: 35/36 · 35/36 · 33/36 (0/1/2 disorder markers; the officer's own unit)" \
+        in bbcode
 
 
 def test_the_print_sheet_shows_profiles_chances_break_points_and_the_square(
@@ -71,8 +72,9 @@ def test_the_print_sheet_shows_profiles_chances_break_points_and_the_square(
     assert response.status_code == 200
     words = text_of(response.text)
     assert "Линия и каре" in words and "По правилам" in words
-    assert "когда сила падает ниже 11 очков (потеряно больше 10,5)" in words
-    assert "без офицера: 35/36 · 33/36 · 30/36" in words
+    assert "когда сила падает ниже 10,75 очков (потеряно больше 10,75)" in words
+    assert "без офицера: 35/36" not in words  # the officer's own unit: always in reach
+    assert "отряд офицера: 35/36 · 35/36 · 33/36" in words
     assert "офицер рядом: 26/36 · 21/36 · 15/36" in words
     # The unit's name stands in a <bdi> of its own: its direction cannot turn the brackets.
     assert re.search(r"Каре \(\s*1-й батальон\s*\)", words) and "только на 6 кубах»" in words

@@ -144,7 +144,8 @@ def test_the_charge_over_the_api_and_in_russian(client: TestClient) -> None:
     answer = client.post(API, json=body).json()
     assert answer["first"]["1"] == {"side": "attacker", "rule": "charge"}
     assert answer["sides"]["defender"]["parry"] == {
-        "rule": "4c", "allowed": True, "minus": 2, "counter": "once", "charge": True}
+        "rule": "4c", "allowed": True, "minus": 2, "counter": "once", "charge": True,
+        "first_blow_lost": "charge"}
     older = client.post(API, json={"attacker": {"weapon_class": 9, "long_weapon_charge": True},
                                    "defender": {"weapon_class": 4}}).json()
     assert older == answer

@@ -190,8 +190,10 @@ def test_a_roster_is_an_армия_not_a_ростер(client: TestClient) -> Non
 def test_the_about_page_titles_tables_18_and_26_as_the_seed_does(client: TestClient) -> None:
     # «Таблица 18: Страны Восточной Азии», «Таблица 26: Стоимость дополнительного вооружения».
     russian = _seen(client.get("/about?lang=ru").text)
-    assert "18: страны Восточной Азии" in russian and "Китайцы, Корейцы, Японцы" not in russian
-    assert "26: стоимость дополнительного вооружения" in russian
+    assert "Таблица 18: Страны Восточной Азии" in russian
+    assert "Китайцы, Корейцы, Японцы" not in russian
+    assert "Таблица 26: Стоимость дополнительного вооружения" in russian
     assert "стоимость вооружения и артиллерии" not in russian
     english = _seen(client.get("/about?lang=en").text)
-    assert "18: East Asian countries" in english and "26: cost of additional weapons" in english
+    assert "Table 18: East Asian Countries" in english
+    assert "Table 26: Cost of Additional Weapons" in english

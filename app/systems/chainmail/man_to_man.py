@@ -118,6 +118,10 @@ class Parry:
     minus: int  # taken from the attacker's roll
     counter: str  # "no" | "once" | "yes"
     charge: bool = False  # 4 c/d facing a charging long weapon: no first blow in round 1
+    # Why a defender of 4 c/d has no first blow in round 1, None when he has it: "charge",
+    # "left_flank" («автоматически ходит вторым в 1-м раунде») or "rear" («не контратакует
+    # в 1-м раунде»).
+    first_blow_lost: str | None = None
 
 
 def parry(fight: Fight, side: Side) -> Parry:
@@ -126,15 +130,25 @@ def parry(fight: Fight, side: Side) -> Parry:
     keeps only the parry or the second blow."""
     below = gap(fight, side)
     charged = side == "defender" and long_charge_first(fight)
+    lost = _first_blow_lost(fight, side, charged)
     if below <= -2:
         return Parry("4a", False, 0, "yes")
     if below == 3:
         return Parry("4b", True, 2, "no")
     if 4 <= below <= 7:
-        return Parry("4c", True, 2, "once", charged)
+        return Parry("4c", True, 2, "once", charged, lost)
     if below >= 8:
-        return Parry("4d", True, 1, "yes", charged)
+        return Parry("4d", True, 1, "yes", charged, lost)
     return Parry("", False, 0, "yes")
+
+
+def _first_blow_lost(fight: Fight, side: Side, charged: bool) -> str | None:
+    """A left-flank or rear attack overrides 4 c/d's first blow as it overrides 1 b/c."""
+    if side != "defender":
+        return None
+    if fight.attacked_from != "front":
+        return fight.attacked_from
+    return "charge" if charged else None
 
 
 def modifier(fight: Fight, side: Side, round_: int) -> int:
@@ -191,7 +205,8 @@ def fight_json(fight: Fight) -> dict[str, object]:
             "strikes": {"1": strikes(fight, side, 1), "2": True},  # type: ignore[arg-type]
             "modifier": {"1": modifier(fight, side, 1), "2": modifier(fight, side, 2)},  # type: ignore[arg-type]
             "parry": {"rule": p.rule or None, "allowed": p.allowed, "minus": p.minus,
-                      "counter": p.counter, "charge": p.charge},
+                      "counter": p.counter, "charge": p.charge,
+                      "first_blow_lost": p.first_blow_lost},
             "horse_blow": (dict(zip(("blows", "as"), hb, strict=True))
                            if (hb := horse_blow(fight, side)) else None),  # type: ignore[arg-type]
         }

@@ -47,6 +47,12 @@ def hard(lo: str, hi: str) -> Band:
     return Band(Fraction(lo), Fraction(hi), hard=True)
 
 
+def more_than_half(word: str | None = None) -> Band:
+    """A majority (the seed's "большинство", "преимущественно", the Poles' "главный
+    инструмент"): more than half, strictly, everywhere; exactly half is not one."""
+    return Band(Fraction(1, 2), over=True, word=word)
+
+
 MAJORITY = N_("a majority")
 MOSTLY = N_("mostly")
 HIGH_SHARE = N_("a high share")
@@ -221,7 +227,7 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
                   HORSE, band("0.15", "0.35")),
         # "Главный инструмент Поляков — это их кавалерия": more than half the army.
         ShareRule("poles.horse_main", W, _f(N_("horse"), troop_class="horse"),
-                  ARMY, Band(Fraction(1, 2), over=True)),
+                  ARMY, more_than_half()),
         NoneRule("poles.foot_types", W,
                  _f(N_("foot other than heavy or light foot"),
                     troop_class="foot", except_troops=HEAVY_FOOT_TROOPS | LIGHT_FOOT_TROOPS),
@@ -241,7 +247,7 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
         ShareRule("russians.polearms", W,
                   _f(N_("heavy foot with polearms (militia included)"),
                      troops=HEAVY_FOOT_TROOPS, weapons=troops("polearm")),
-                  HEAVY_FOOT, band("0.5", "1", MAJORITY)),
+                  HEAVY_FOOT, more_than_half(MAJORITY)),
         ShareRule("russians.crossbows", E,
                   _f(N_("light foot with crossbows (peasants included)"),
                      troops=LIGHT_FOOT_TROOPS, weapons=troops("crossbow")),
@@ -256,7 +262,7 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
         _no_heavy_horse("saracens"),
         ShareRule("saracens.light_horse", W,
                   _f(N_("light horse"), troops=troops("light_horse")),
-                  HORSE, band("0.5", "1", MOSTLY)),
+                  HORSE, more_than_half(MOSTLY)),
     ),
     "scots": (
         NoneRule("scots.foot_pikes", E,
@@ -268,7 +274,7 @@ NATIONAL_RULES: dict[str, tuple[Rule, ...]] = {
         ShareRule("spanish.knights_medium", W,
                   _f(N_("medium horse among knights"),
                      troops=troops("medium_horse"), knights=True),
-                  _f(N_("knights' "), knights=True), band("0.5", "1", MOSTLY)),
+                  _f(N_("knights' "), knights=True), more_than_half(MOSTLY)),
         ShareRule("spanish.light_javelins", E,
                   _f(N_("light horse with javelins"),
                      troops=troops("light_horse"), weapons=troops("javelins"), knights=False),

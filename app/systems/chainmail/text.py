@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.domain.base import Lang
+from app.domain.base import Lang, decimal_text
 from app.domain.text_writing import (
     TextSheet,
     TextTable,
@@ -127,7 +127,7 @@ def print_words(lang: Lang) -> dict[str, str]:
         "figures": N_("Figures"),
         "foot": N_("foot"),
         "horse": N_("horse"),
-        "morale_test": N_("Morale test for losses"),
+        "morale_test": N_("Morale test for losses (man-to-man combat)"),
         "units": N_("Units"),
         "troops": N_("Troops"),
         "per_figure": N_("Per figure"),
@@ -169,8 +169,12 @@ def calculators(sheet: ArmySheet) -> list[tuple[str, str]]:
 
 def morale_rule(thresholds: Thresholds, lang: Lang) -> str:
     """The threshold, not a share that is not one: 4 lost of 10 is 40 %, but the test falls
-    due then because 3 lost is not yet a third."""
+    due then because 3 lost is not yet a third. The seed states it only in the man-to-man
+    section's «Мораль», whose first words spare castle defenders: the line says both."""
     lost, figures = thresholds.one_third_lost, thresholds.figures
-    return ntr(lang, "once %(lost)s of %(n)s figure are lost (a third), %(standing)s left standing",
-               "once %(lost)s of %(n)s figures are lost (a third), %(standing)s left standing",
-               figures, lost=lost, standing=thresholds.standing_at_test)
+    rule = ntr(lang, "once %(lost)s of %(n)s figure are lost (a third), %(standing)s left "
+               "standing", "once %(lost)s of %(n)s figures are lost (a third), %(standing)s "
+               "left standing", figures, lost=lost, standing=thresholds.standing_at_test)
+    share = decimal_text("33.3", lang) + "%"
+    return rule + tr(lang, " (man-to-man combat, “Morale”: “if %(share)s of the whole army is "
+                     "destroyed”; castle defenders need not test)", share=share)

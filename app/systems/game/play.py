@@ -55,6 +55,10 @@ def _mercenary(game: GameState, entries: list[Entry], side: int, index: int,
     unit = game.sides[side].units[index]
     if unit.left == 0 or unit.mercenary in tables.MERCENARY_LOST:
         return  # gone from the table, or fighting for the enemy: nothing to roll
+    if unit.in_melee:  # "нет необходимости делать эту проверку до конца схватки"
+        _append(game, entries, kind="roll", table="16", side=side, unit=index, dice=[],
+                result="in_melee")
+        return
     if game.turn <= unit.obey_until:
         _append(game, entries, kind="roll", table="16", side=side, unit=index, dice=[],
                 result="obey_remembered", obey_until=unit.obey_until)

@@ -8,6 +8,9 @@ from app.domain.translations import N_, tr
 _REFUSED = {
     "no_such_unit": N_("the game has no unit by this index"),
     "not_peasants": N_("only peasants test on Table 17"),
+    "not_knights": N_("only knights throw the discipline die"),
+    "no_stakes": N_("only longbowmen with stakes set take this roll"),
+    "not_mercenary": N_("only mercenaries roll Table 16"),
     "unknown_test": N_("this rule system has no such test"),
     "unknown_enemy": N_("attack and defence name the enemy (Table 17)"),
     "unknown_formation": N_("no such formation"),

@@ -29,6 +29,7 @@ class UnitState:
     # The last test's outcome: "halted" (for the turn), "falls_back" (this turn), "routs".
     outcome: str | None = None
     needed: int | None = None  # Chainmail morale: the total the player's morale table asks
+    in_melee: bool = False  # Chainmail mercenaries: marked in melee, no Table 16 roll
 
     @property
     def left(self) -> int:
@@ -40,6 +41,8 @@ class UnitState:
             return "destroyed"
         if self.mercenary in MERCENARY_LOST:
             return self.mercenary
+        if self.in_melee and self.outcome is None:
+            return "in_melee"
         return self.outcome or "steady"
 
     @property
@@ -141,6 +144,8 @@ def _apply_side(army: Army, entry: Entry) -> None:
             army.undoable.append(entry["seq"])
         else:
             army.undoable.pop()
+    elif kind == "test" and entry.get("test") == "melee":
+        army.units[entry["unit"]].in_melee = entry["in_melee"]
     elif kind == "test":
         army.units[entry["unit"]].outcome = entry.get("outcome")
     elif kind == "needed":

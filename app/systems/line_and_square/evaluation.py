@@ -25,15 +25,16 @@ def unit_json(unit: Unit) -> dict[str, Any]:
         "points": points_json(Fraction(unit.points)), "officer": unit.officer,
         "formation": unit.formation, "may_form_square": kind.square,
         "actions": allowed_actions(unit.unit_class, unit.formation, unit.accuracy),
-        "order_test": unit_chances(unit.discipline, unit.formation),
+        "order_test": unit_chances(unit.discipline, unit.formation, unit.officer),
     }
 
 
 def break_points_json(points: BreakPoints, lang: Lang) -> dict[str, Any]:
     return {"starting": points_json(points.starting), "half": points.half,
-            "three_quarters": points.three_quarters, "morale_below": points.morale_below,
-            "flight_below": points.flight_below, "morale_text": points.morale_text(lang),
-            "flight_text": points.flight_text(lang)}
+            "three_quarters": points.three_quarters,
+            "morale_below": points_json(points.morale_below),
+            "flight_below": points_json(points.flight_below),
+            "morale_text": points.morale_text(lang), "flight_text": points.flight_text(lang)}
 
 
 def evaluate(roster: LineAndSquareRoster, lang: Lang = "en") -> Evaluation:

@@ -42,7 +42,9 @@ def roll(unit: dict[str, Any], ask: dict[str, Any], roller: Roller,
         raise GameRefused("formation", "unknown_formation")
     if not isinstance(disorder, int) or not 0 <= disorder <= cat.MAX_DISORDER:
         raise GameRefused("disorder", "out_of_range")
-    test = OrderTest(unit["discipline"], formation, bool(ask.get("officer")), disorder)
+    # The officer's own unit is 0″ from "подразделения с офицером": always in reach.
+    in_reach = bool(unit.get("officer") or ask.get("officer"))
+    test = OrderTest(unit["discipline"], formation, in_reach, disorder)
     dice = two_dice(roller)
     return {"table": "order", "test": "order", "dice": dice, "formation": formation,
             "officer": test.officer_in_reach, "disorder": disorder, "modifier": test.modifier,
@@ -74,7 +76,7 @@ def thresholds(army: Any) -> dict[str, Any]:
     b = _breaks(army)
     return {"starting_points": _number(b.starting), "strength": _number(army.strength),
             "points_lost": _number(b.starting - army.strength),
-            "morale_below": b.morale_below, "flight_below": b.flight_below,
+            "morale_below": _number(b.morale_below), "flight_below": _number(b.flight_below),
             "state": army_state(army)}
 
 
@@ -84,12 +86,15 @@ def _percent(chance: Fraction) -> str:
 
 def page_context(army: dict[str, Any], lang: Lang) -> dict[str, Any]:
     """Each unit's order test as deployed (its officer, no markers), and its table without
-    and with an officer in reach, by 0, 1 and 2 disorder markers."""
+    and with an officer in reach, by 0, 1 and 2 disorder markers; the officer's own unit only
+    with him (it is always within 12″ of itself)."""
     units = list(enumerate(army["units"]))
     order = {i: _percent(OrderTest(u["discipline"], u["formation"], u["officer"], 0).chance)
              for i, u in units}
     order_table = {i: [[_percent(OrderTest(u["discipline"], u["formation"], officer, n).chance)
-                        for n in range(3)] for officer in (False, True)] for i, u in units}
+                        for n in range(3)] for officer in ((True,) if u["officer"]
+                                                           else (False, True))]
+                   for i, u in units}
     return {"odds": {"order": order, "order_table": order_table},
             "formations": list(cat.FORMATIONS), "max_disorder": min(cat.MAX_DISORDER, 6)}
 

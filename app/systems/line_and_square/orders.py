@@ -89,7 +89,11 @@ def chance_json(test: OrderTest) -> dict[str, object]:
             "denominator": chance.denominator, "chance": float(chance)}
 
 
-def unit_chances(discipline: int, formation: str) -> list[dict[str, object]]:
-    """A unit's chances in its formation: without and with an officer in reach, 0–2 markers."""
+def unit_chances(discipline: int, formation: str,
+                 own_officer: bool = False) -> list[dict[str, object]]:
+    """A unit's chances in its formation: without and with an officer in reach, 0–2 markers.
+    The officer's own unit is always within 12″ of "подразделения с офицером" (0″ from
+    itself): only its chances with him."""
+    reach = (True,) if own_officer else (False, True)
     return [chance_json(OrderTest(discipline, formation, officer, disorder))
-            for officer in (False, True) for disorder in (0, 1, 2)]
+            for officer in reach for disorder in (0, 1, 2)]

@@ -38,15 +38,15 @@ class UnitOut(BaseModel):
     formation: str
     may_form_square: bool
     actions: list[str]  # action ids the unit may declare in its formation
-    order_test: list[OrderChanceOut]  # no officer / officer in reach × 0, 1, 2 markers
+    order_test: list[OrderChanceOut]  # no officer (not for his own unit) / officer × 0–2 markers
 
 
 class BreakPointsOut(BaseModel):
     starting: int | float  # the army's starting points total
     half: int  # half the starting points, rounded up
     three_quarters: int  # three quarters of the starting points, rounded up
-    morale_below: int  # every unit tests morale once strength is below this (⌈S/2⌉)
-    flight_below: int  # the rest flee once strength is below this (⌈S/4⌉)
+    morale_below: int | float  # every unit tests morale once strength is below this (S/2)
+    flight_below: int | float  # the rest flee once strength is below this (S/4)
     morale_text: str
     flight_text: str
 

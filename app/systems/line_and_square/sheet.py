@@ -72,8 +72,8 @@ class LineAndSquareSheet:
     figures: int
     officers: int
     units: tuple[SheetUnit, ...]
-    morale_below: int  # every unit tests morale once strength is below this
-    flight_below: int  # the rest flee once strength is below this
+    morale_below: int | float  # every unit tests morale once strength is below this
+    flight_below: int | float  # the rest flee once strength is below this
     break_points: tuple[str, str]  # both thresholds in words
     valid: bool
     legality: str

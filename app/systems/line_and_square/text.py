@@ -75,6 +75,8 @@ def chances(unit: SheetUnit, lang: Lang) -> str:
     """'26/36 · 21/36 · 15/36 (0/1/2 disorder); officer in reach: 30/36 · …'."""
     alone = " · ".join(c.fraction for c in unit.chances if not c.officer_in_reach)
     led = " · ".join(c.fraction for c in unit.chances if c.officer_in_reach)
+    if unit.officer:  # always within 12″ of its own officer: only its chances with him
+        return tr(lang, "%(led)s (0/1/2 disorder markers; the officer's own unit)", led=led)
     return tr(lang, "%(alone)s (0/1/2 disorder markers); officer in reach: %(led)s", alone=alone,
               led=led)
 
@@ -120,6 +122,7 @@ def print_words(lang: Lang) -> dict[str, str]:
         "order_test": N_("Order test"),
         "alone": N_("no officer"),
         "led": N_("officer in reach"),
+        "own": N_("the officer's own unit"),
         "markers": N_("disorder markers: 0 / 1 / 2"),
         "cost": N_("Points"),
         "casualties": N_("Losses"),
