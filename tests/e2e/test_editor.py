@@ -377,7 +377,7 @@ def test_open_rows_stay_with_their_units_after_duplicate_move_and_remove(
         # and stays open; Bravo, now where Charlie was, stays closed.
         press("#u1-duplicate", "#u4-name")
         expect(page.locator("details.unit-row")).to_have_count(4)
-        assert open_rows() == ["Alpha", "Alpha", "Charlie"]
+        assert open_rows() == ["Alpha", "Alpha 2", "Charlie"]  # a copy is named apart
         page.locator("#u4-name").fill("Alpha copy")
         with page.expect_response(lambda r: r.request.method == "POST"):
             page.locator("#u4-name").press("Tab")

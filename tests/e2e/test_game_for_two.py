@@ -61,9 +61,9 @@ def test_two_players_and_a_watcher_play_one_game(
         expect(second.locator("#unit-0-2 button.tap")).to_have_count(0)  # not theirs to change
         # The second side rolls morale for its knights: the answer is in their row, in view.
         knights = second.locator("#unit-1-0")
-        knights.locator("details.tests summary").click()
+        knights.locator("details.tests summary").first.click()  # Morale, before the siege's
         knights.locator("input[name=needed]").fill("8")
-        knights.locator(".test-form button[type=submit]").click()
+        knights.locator(".test-form button[type=submit]").first.click()  # Roll morale
         htmx_settled(second)
         roll = second.locator("#unit-1-0 [data-testid=unit-roll]")
         expect(roll).to_be_visible()

@@ -119,9 +119,10 @@ def test_a_legal_200_point_mongol_army_in_ten_taps_from_the_home_page(
     tap("#limit-200")
     tap("form[action='/rosters/new'] button[type=submit]")
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+/edit"))
-    # The first screen: the totals in words, the edit link with Copy, the add-unit control.
+    # The first screen: the totals in words, the edit link with Copy, and the first way to
+    # add figures (Fill to the limit, above the presets).
     for part in ("#summary .in-words", "#edit-link", "#edit-link-card button.copy",
-                 ".preset-buttons button"):
+                 "#fill-button, .preset-buttons button"):
         expect(page.locator(part).first).to_be_in_viewport()
     expect(page.locator("#settings-box")).not_to_have_attribute("open", "")
     for preset in ("steppe_horse_archers", "steppe_medium_lancers", "steppe_light_lancers"):
