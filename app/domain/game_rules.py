@@ -41,6 +41,16 @@ def chance_json(p: Fraction) -> dict[str, int]:
     return {"numerator": p.numerator, "denominator": p.denominator}
 
 
+def percent(chance: Fraction) -> str:
+    """A chance as the game page writes it beside a test's button: "58%"."""
+    return f"{round(float(chance) * 100)}%"
+
+
+def number(value: Fraction) -> int | float:
+    # Points are halves, and a unit's strength a fraction of them: shown to 3 places.
+    return int(value) if value.denominator == 1 else round(float(value), 3)
+
+
 class GameRefused(ValueError):
     """A change the game cannot take: `field` names what is wrong (a request field, or
     "game" for the game's own state); `conflict` when the input is well formed but this game

@@ -385,3 +385,16 @@ def test_the_other_systems_refusals_still_say_otryad(client: TestClient) -> None
         "Отряд 1, строка 1, Фигуры: «десять» — не целое число"
     assert refusal_of(client, roster_id, RU, **chainmail, figures_l1="0") == \
         "Отряд 1, строка 1, Фигуры: должно быть не меньше 1"
+
+
+@pytest.mark.parametrize("system", ["line_and_square", "formation_density"])
+def test_each_rule_systems_rules_page_is_served_by_its_contract(client: TestClient,
+                                                                system: str) -> None:
+    page = client.get(f"/rules/{system}", headers=RU)
+    assert page.status_code == 200 and SYSTEMS[system].name("ru") in page.text
+
+
+@pytest.mark.parametrize("system", ["chainmail", "no_such_system", "..%2Fetc"])
+def test_a_rules_page_no_system_has_is_not_found(client: TestClient, system: str) -> None:
+    # Chainmail's rules are the About page; an unknown id is no template's name.
+    assert client.get(f"/rules/{system}").status_code == 404

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.domain.base import Lang, whole_in
-from app.domain.game_rules import GameRefused, Roller, TestAsk, chance_json, two_dice
+from app.domain.game_rules import GameRefused, Roller, TestAsk, chance_json, percent, two_dice
 from app.systems.chainmail import game_rolls as rolls
 from app.systems.chainmail import weather as table20
 from app.systems.chainmail.catalogue import TROOPS
@@ -173,16 +173,13 @@ def thresholds(army: Any) -> dict[str, Any]:
             "state": army_state(army)}
 
 
-def _percent(chance: Fraction) -> str:
-    return f"{round(float(chance) * 100)}%"
-
 
 def _table17_odds(bonus: int) -> dict[str, Any]:
     """Table 17's targets and chances with `bonus` added to the 2d6 (the commander's +2)."""
-    peasants = {enemy: {"attack": a, "attack_chance": _percent(at_least(a - bonus)),
-                        "defend": d, "defend_chance": _percent(at_least(d - bonus))}
+    peasants = {enemy: {"attack": a, "attack_chance": percent(at_least(a - bonus)),
+                        "defend": d, "defend_chance": percent(at_least(d - bonus))}
                 for enemy, (a, d) in PEASANT_ENEMIES.items()}
-    return {"move": _percent(at_least(PEASANT_MOVE - bonus)), "peasants": peasants,
+    return {"move": percent(at_least(PEASANT_MOVE - bonus)), "peasants": peasants,
             **rolls.odds(bonus // 2)}
 
 

@@ -115,11 +115,6 @@ def sides_of(setup: dict[str, Any]) -> list[dict[str, Any]]:
     return setup.get("sides") or [setup]
 
 
-def number(value: Fraction) -> int | float:
-    # Points are halves, and a unit's strength a fraction of them: shown to 3 places.
-    return int(value) if value.denominator == 1 else round(float(value), 3)
-
-
 def apply(game: GameState, entry: Entry) -> None:
     kind = entry["kind"]
     if kind == "turn":

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from app.systems.game.state import Army, GameState, number, sides_of
+from app.domain.game_rules import number
+from app.systems.game.state import Army, GameState, sides_of
 
 
 def units_json(setup: dict[str, Any], army: Army, turn: int) -> list[dict[str, Any]]:

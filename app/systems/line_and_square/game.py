@@ -11,7 +11,15 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.domain.base import Lang, whole_in
-from app.domain.game_rules import GameRefused, Roller, TestAsk, chance_json, two_dice
+from app.domain.game_rules import (
+    GameRefused,
+    Roller,
+    TestAsk,
+    chance_json,
+    number,
+    percent,
+    two_dice,
+)
 from app.systems.line_and_square import catalogue as cat
 from app.systems.line_and_square.break_points import BreakPoints, break_points
 from app.systems.line_and_square.orders import OrderTest, passes
@@ -67,21 +75,14 @@ def army_state(army: Any) -> str:
     return _breaks(army).state(army.strength) if army.units else "steady"
 
 
-def _number(value: Fraction) -> int | float:
-    # Points are halves, and a unit's strength a fraction of them: shown to 3 places.
-    return int(value) if value.denominator == 1 else round(float(value), 3)
-
 
 def thresholds(army: Any) -> dict[str, Any]:
     b = _breaks(army)
-    return {"starting_points": _number(b.starting), "strength": _number(army.strength),
-            "points_lost": _number(b.starting - army.strength),
-            "morale_below": _number(b.morale_below), "flight_below": _number(b.flight_below),
+    return {"starting_points": number(b.starting), "strength": number(army.strength),
+            "points_lost": number(b.starting - army.strength),
+            "morale_below": number(b.morale_below), "flight_below": number(b.flight_below),
             "state": army_state(army)}
 
-
-def _percent(chance: Fraction) -> str:
-    return f"{round(float(chance) * 100)}%"
 
 
 def page_context(army: dict[str, Any], lang: Lang) -> dict[str, Any]:
@@ -89,9 +90,9 @@ def page_context(army: dict[str, Any], lang: Lang) -> dict[str, Any]:
     and with an officer in reach, by 0, 1 and 2 disorder markers; the officer's own unit only
     with him (it is always within 12″ of itself)."""
     units = list(enumerate(army["units"]))
-    order = {i: _percent(OrderTest(u["discipline"], u["formation"], u["officer"], 0).chance)
+    order = {i: percent(OrderTest(u["discipline"], u["formation"], u["officer"], 0).chance)
              for i, u in units}
-    order_table = {i: [[_percent(OrderTest(u["discipline"], u["formation"], officer, n).chance)
+    order_table = {i: [[percent(OrderTest(u["discipline"], u["formation"], officer, n).chance)
                         for n in range(3)] for officer in ((True,) if u["officer"]
                                                            else (False, True))]
                    for i, u in units}
